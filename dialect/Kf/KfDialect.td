@@ -1,0 +1,39 @@
+//===- KfDialect.td - the kf tensor dialect ----------------*- tablegen -*-===//
+#ifndef KFUSE_KF_DIALECT_TD
+#define KFUSE_KF_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Kf_Dialect : Dialect {
+  let name = "kf";
+  let cppNamespace = "::kfuse::kf";
+  let summary = "PyTorch-like tensor ops with broadcasting and dtype promotion";
+  let description = [{
+    `kf` models the tensor programs that eager PyTorch runs one kernel per op.
+    Operands and results are ranked tensors (static or dynamic dims) of f32,
+    f16, bf16, f64, i32, i64 or i1 (bool). Result types are inferred the way
+    PyTorch infers them:
+
+    * Shapes broadcast as in NumPy/PyTorch: dims align from the right, a
+      static 1 stretches to the other size. A dynamic dim (`?`) is never taken
+      to be a broadcast 1: against a static N it is N (checked at run time by
+      the lowering), against another `?` it must be equal (checked at run
+      time), against a static 1 it stays `?`.
+    * Dtypes promote as `torch.result_type` does: bool < integers < floats;
+      within a category the wider type wins; f16 with bf16 gives f32. A 0-d
+      tensor (a scalar) only decides the dtype when it is of a higher
+      category than every dimensioned operand: `f32[8] + f64[]` is f32,
+      `i32[8] + f32[]` is f32.
+
+    Every op that launches a kernel in eager PyTorch lowers to exactly one
+    linalg op (see `kf-to-linalg`), so the eager kernel count can be read off
+    the linalg IR.
+  }];
+  let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
+}
+
+class Kf_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Kf_Dialect, mnemonic, traits>;
+
+#endif // KFUSE_KF_DIALECT_TD

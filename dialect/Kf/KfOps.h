@@ -1,0 +1,29 @@
+//===- KfOps.h - kf ops -----------------------------------------*- C++ -*-===//
+#ifndef KFUSE_DIALECT_KF_KFOPS_H
+#define KFUSE_DIALECT_KF_KFOPS_H
+
+#include "dialect/Kf/KfDialect.h"
+#include "dialect/Kf/KfTypeRules.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace kfuse::kf {
+/// Ops that apply one scalar function to their broadcast operands.
+template <typename ConcreteType>
+class KfElementwise
+    : public mlir::OpTrait::TraitBase<ConcreteType, KfElementwise> {};
+
+/// Rewrites that fold a kf.broadcast_to into the elementwise op that reads
+/// it (the op's implicit broadcasting does the same). Used by the
+/// canonicalizer and by kf-to-linalg, so a broadcast never costs a kernel.
+void populateAbsorbBroadcastPatterns(mlir::RewritePatternSet &patterns);
+} // namespace kfuse::kf
+
+#define GET_OP_CLASSES
+#include "dialect/Kf/KfOps.h.inc"
+
+#endif // KFUSE_DIALECT_KF_KFOPS_H

@@ -1,0 +1,369 @@
+//===- KfOps.td - kf op definitions -------------------------*- tablegen -*-===//
+#ifndef KFUSE_KF_OPS_TD
+#define KFUSE_KF_OPS_TD
+
+include "dialect/Kf/KfDialect.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types and traits
+//===----------------------------------------------------------------------===//
+
+def Kf_Tensor : RankedTensorOf<[F32, F16, BF16, F64, I32, I64, I1]>;
+def Kf_FloatTensor : RankedTensorOf<[F32, F16, BF16, F64]>;
+
+// Marks ops that apply a scalar function to broadcast operands: one
+// linalg.generic with parallel iterators each.
+def Kf_Elementwise : NativeOpTrait<"KfElementwise"> {
+  let cppNamespace = "::kfuse::kf";
+}
+
+// The result type rule of each elementwise op, named after its C++ enum
+// kfuse::kf::DtypeRule (KfTypeRules.h).
+class Kf_InferBy<string kind, string rule> {
+  code definition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::kfuse::kf::infer}] # kind # [{Result(loc, getOperationName(),
+          adaptor.getOperands().getTypes(), ::kfuse::kf::DtypeRule::}]
+          # rule # [{, types);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+class Kf_BinaryOp<string mnemonic, string rule, string torchName,
+                  list<Trait> traits = []>
+    : Kf_Op<mnemonic, traits # [Pure, Kf_Elementwise, InferTypeOpAdaptor]> {
+  let summary = "elementwise `torch." # torchName # "` with broadcasting";
+  let description = [{
+    Applies `torch.}] # torchName # [{` to the broadcast operands. The result
+    shape is the broadcast of both shapes and its dtype follows PyTorch's
+    promotion rule (see the dialect description).
+
+    ```mlir
+    %c = kf.}] # mnemonic # [{ %a, %b : tensor<4x8xf32>, tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$lhs, Kf_Tensor:$rhs);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+  let extraClassDefinition = Kf_InferBy<"Elementwise", rule>.definition;
+}
+
+def Kf_AddOp : Kf_BinaryOp<"add", "Promote", "add", [Commutative]> {
+  let hasFolder = 1;
+}
+def Kf_SubOp : Kf_BinaryOp<"sub", "PromoteNoBool", "sub"> {
+  let hasFolder = 1;
+}
+def Kf_MulOp : Kf_BinaryOp<"mul", "Promote", "mul", [Commutative]> {
+  let hasFolder = 1;
+}
+def Kf_DivOp : Kf_BinaryOp<"div", "TrueDivide", "div"> {
+  let hasFolder = 1;
+}
+def Kf_MaximumOp : Kf_BinaryOp<"maximum", "Promote", "maximum", [Commutative]>;
+def Kf_MinimumOp : Kf_BinaryOp<"minimum", "Promote", "minimum", [Commutative]>;
+def Kf_PowOp : Kf_BinaryOp<"pow", "PromoteNoBool", "pow">;
+
+def Kf_EqOp : Kf_BinaryOp<"eq", "Compare", "eq", [Commutative]>;
+def Kf_NeOp : Kf_BinaryOp<"ne", "Compare", "ne", [Commutative]>;
+def Kf_LtOp : Kf_BinaryOp<"lt", "Compare", "lt">;
+def Kf_LeOp : Kf_BinaryOp<"le", "Compare", "le">;
+def Kf_GtOp : Kf_BinaryOp<"gt", "Compare", "gt">;
+def Kf_GeOp : Kf_BinaryOp<"ge", "Compare", "ge">;
+
+def Kf_WhereOp : Kf_Op<"where", [Pure, Kf_Elementwise, InferTypeOpAdaptor]> {
+  let summary = "elementwise `torch.where(cond, a, b)` with broadcasting";
+  let description = [{
+    Picks `a` where `cond` is true and `b` elsewhere. `cond` must be bool
+    (i1); all three broadcast together and the result dtype is the promotion
+    of `a` and `b`.
+
+    ```mlir
+    %r = kf.where %c, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$condition, Kf_Tensor:$lhs, Kf_Tensor:$rhs);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs attr-dict `:`
+    type($condition) `,` type($lhs) `,` type($rhs)
+  }];
+  let extraClassDefinition = Kf_InferBy<"Elementwise", "Select">.definition;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class Kf_UnaryOp<string mnemonic, string rule, string torchName,
+                 list<Trait> traits = []>
+    : Kf_Op<mnemonic, traits # [Pure, Kf_Elementwise, InferTypeOpAdaptor]> {
+  let summary = "elementwise `torch." # torchName # "`";
+  let description = [{
+    Applies `torch.}] # torchName # [{` to every element.
+
+    ```mlir
+    %y = kf.}] # mnemonic # [{ %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let extraClassDefinition = Kf_InferBy<"Elementwise", rule>.definition;
+}
+
+// Sign and magnitude ops keep the dtype and refuse bool, as PyTorch does.
+def Kf_NegOp : Kf_UnaryOp<"neg", "SameNoBool", "neg"> { let hasFolder = 1; }
+def Kf_AbsOp : Kf_UnaryOp<"abs", "SameNoBool", "abs">;
+def Kf_ReluOp : Kf_UnaryOp<"relu", "SameNoBool", "relu">;
+// Transcendental ops compute integer and bool inputs as f32.
+def Kf_ExpOp : Kf_UnaryOp<"exp", "FloatOrF32", "exp">;
+def Kf_LogOp : Kf_UnaryOp<"log", "FloatOrF32", "log">;
+def Kf_SqrtOp : Kf_UnaryOp<"sqrt", "FloatOrF32", "sqrt">;
+def Kf_RsqrtOp : Kf_UnaryOp<"rsqrt", "FloatOrF32", "rsqrt">;
+def Kf_TanhOp : Kf_UnaryOp<"tanh", "FloatOrF32", "tanh">;
+def Kf_SigmoidOp : Kf_UnaryOp<"sigmoid", "FloatOrF32", "sigmoid">;
+def Kf_SinOp : Kf_UnaryOp<"sin", "FloatOrF32", "sin">;
+def Kf_CosOp : Kf_UnaryOp<"cos", "FloatOrF32", "cos">;
+def Kf_ReciprocalOp : Kf_UnaryOp<"reciprocal", "FloatOrF32", "reciprocal">;
+// Activations that PyTorch implements for floating types only.
+def Kf_GeluOp : Kf_UnaryOp<"gelu", "FloatOnly", "nn.functional.gelu"> {
+  let description = [{
+    The exact GELU (`approximate='none'`): `0.5 * x * (1 + erf(x / sqrt(2)))`.
+    Floating-point inputs only.
+  }];
+}
+def Kf_SiluOp : Kf_UnaryOp<"silu", "FloatOnly", "nn.functional.silu"> {
+  let description = "`x * sigmoid(x)`. Floating-point inputs only.";
+}
+
+def Kf_CastOp : Kf_Op<"cast", [Pure, Kf_Elementwise, InferTypeOpAdaptor]> {
+  let summary = "elementwise conversion to another dtype (`Tensor.to(dtype)`)";
+  let description = [{
+    Converts every element to `dtype` as PyTorch does: floats to integers
+    truncate toward zero, anything to bool is `x != 0`, bool to a number is
+    0 or 1.
+
+    ```mlir
+    %y = kf.cast %x : tensor<4xf32> to i32
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, TypeAttr:$dtype);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` $dtype";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Kf_ConstantOp : Kf_Op<"constant",
+    [ConstantLike, Pure, InferTypeOpAdaptor]> {
+  let summary = "a constant tensor (dense or splat; 0-d for scalars)";
+  let description = [{
+    A constant launches no kernel: it lowers to `arith.constant`.
+
+    ```mlir
+    %zero = kf.constant dense<0.0> : tensor<f32>
+    %w = kf.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$value attr-dict";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Kf_ReduceOp<string mnemonic, string rule, string torchName>
+    : Kf_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch." # torchName # "` over a list of dims";
+  let description = [{
+    Reduces over `dims` (negative dims count from the end; no dims means
+    every dim). With `keepdim` the reduced dims stay as size 1.
+
+    ```mlir
+    %s = kf.}] # mnemonic # [{ %x dims [1] keepdim : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, OptionalAttr<DenseI64ArrayAttr>:$dims,
+                       UnitAttr:$keepdim);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = [{
+    $input (`dims` $dims^)? (`keepdim` $keepdim^)? attr-dict `:` type($input)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::kfuse::kf::inferReductionResult(loc, getOperationName(),
+          adaptor.getInput().getType(), adaptor.getDims(),
+          adaptor.getKeepdim(), ::kfuse::kf::DtypeRule::}] # rule # [{, types);
+    }
+    ::llvm::SmallVector<int64_t> $cppClass::getReducedDims() {
+      return ::kfuse::kf::normalizeReduceDims(getInput().getType().getRank(),
+                                              getDims());
+    }
+  }];
+  let extraClassDeclaration = [{
+    /// The reduced dims, non-negative and sorted.
+    ::llvm::SmallVector<int64_t> getReducedDims();
+  }];
+}
+
+def Kf_SumOp : Kf_ReduceOp<"sum", "SumPromote", "sum">;
+def Kf_MeanOp : Kf_ReduceOp<"mean", "FloatOnly", "mean">;
+def Kf_MaxOp : Kf_ReduceOp<"max", "Same", "amax">;
+def Kf_MinOp : Kf_ReduceOp<"min", "Same", "amin">;
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Kf_ReshapeOp : Kf_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`Tensor.reshape(shape)`; one dim may be -1";
+  let description = [{
+    Tensors in kfuse are contiguous, so a reshape moves no data and launches
+    no kernel: it lowers to `tensor.collapse_shape`/`tensor.expand_shape`.
+
+    ```mlir
+    %y = kf.reshape %x [2, -1] : tensor<8xf32>   // tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$input $shape attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def Kf_TransposeOp : Kf_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`Tensor.permute(perm).contiguous()`";
+  let description = [{
+    Result dim `i` is input dim `perm[i]`. kfuse keeps every tensor
+    contiguous, so a transpose is a copy kernel (`linalg.transpose`), as
+    PyTorch's `.contiguous()` after a permute is.
+
+    ```mlir
+    %y = kf.transpose %x [1, 0] : tensor<4x8xf32>   // tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$input $permutation attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def Kf_BroadcastToOp : Kf_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`Tensor.expand(shape)`; -1 keeps a dim";
+  let description = [{
+    Broadcasts to `shape` by the usual rule (leading dims added, static 1
+    dims stretched). An elementwise consumer reads through it with an
+    indexing map (the canonicalizer folds it into the consumer), so it costs
+    no kernel there; only a broadcast that must exist as a tensor of its own
+    is materialised.
+
+    ```mlir
+    %y = kf.broadcast_to %x [4, 8] : tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$input $shape attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+def Kf_MatmulOp : Kf_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch.matmul` for 2-D and batched operands";
+  let description = [{
+    `[..., M, K] x [..., K, N] -> [..., M, N]`; the batch dims broadcast.
+    Operands of rank below 2 are refused. Dtypes promote; bool is refused.
+
+    ```mlir
+    %c = kf.matmul %a, %b : tensor<4x8xf32>, tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$lhs, Kf_Tensor:$rhs);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+//===----------------------------------------------------------------------===//
+// Composites (rewritten into primitives by kf-decompose)
+//===----------------------------------------------------------------------===//
+
+class Kf_SoftmaxLikeOp<string mnemonic, string torchName>
+    : Kf_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch." # torchName # "(x, dim)`, a composite";
+  let arguments = (ins Kf_FloatTensor:$input, I64Attr:$dim);
+  let results = (outs Kf_FloatTensor:$result);
+  let assemblyFormat = "$input `dim` $dim attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Kf_SoftmaxOp : Kf_SoftmaxLikeOp<"softmax", "softmax"> {
+  let description = [{
+    `exp(x - max(x)) / sum(exp(x - max(x)))` along `dim`; `kf-decompose`
+    writes it out in primitives.
+
+    ```mlir
+    %y = kf.softmax %x dim -1 : tensor<4x8xf32>
+    ```
+  }];
+}
+def Kf_LogSoftmaxOp : Kf_SoftmaxLikeOp<"log_softmax", "log_softmax"> {
+  let description = [{
+    `(x - max(x)) - log(sum(exp(x - max(x))))` along `dim`; `kf-decompose`
+    writes it out in primitives.
+
+    ```mlir
+    %y = kf.log_softmax %x dim 1 : tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Kf_LayerNormOp : Kf_Op<"layer_norm",
+    [Pure, InferTypeOpAdaptor, AttrSizedOperandSegments]> {
+  let summary = "`torch.nn.functional.layer_norm`, a composite";
+  let description = [{
+    Normalises over the trailing dims given by `normalized_shape` (which must
+    match them): `(x - mean) * rsqrt(var + eps) * weight + bias`, with the
+    biased variance, as PyTorch computes it. `weight` and `bias` are optional
+    and have shape `normalized_shape`.
+
+    ```mlir
+    %y = kf.layer_norm %x weight %w : tensor<8xf32> bias %b : tensor<8xf32>
+           normalized_shape [8] eps 1.0e-05 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_FloatTensor:$input,
+                       Optional<Kf_FloatTensor>:$weight,
+                       Optional<Kf_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$normalized_shape, F64Attr:$eps);
+  let results = (outs Kf_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`weight` $weight^ `:` type($weight))?
+    (`bias` $bias^ `:` type($bias))?
+    `normalized_shape` $normalized_shape `eps` $eps attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // KFUSE_KF_OPS_TD

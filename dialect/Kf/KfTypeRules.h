@@ -1,0 +1,77 @@
+//===- KfTypeRules.h - broadcasting and dtype promotion ---------*- C++ -*-===//
+//
+// The shape and dtype rules of PyTorch, shared by the verifiers (result type
+// inference) and by the lowering (which must agree with them exactly).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_DIALECT_KF_KFTYPERULES_H
+#define KFUSE_DIALECT_KF_KFTYPERULES_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/TypeRange.h"
+#include "mlir/Support/LLVM.h"
+#include <optional>
+
+namespace kfuse::kf {
+
+/// How an op derives its result dtype from its operands' dtypes.
+enum class DtypeRule {
+  Promote,       // torch.result_type of the operands
+  PromoteNoBool, // as Promote, but a bool result is refused (sub, pow)
+  TrueDivide,    // as Promote, but integers and bool give f32 (div)
+  Compare,       // operands promote, the result is bool
+  Select,        // where(cond, a, b): cond is bool, result promotes a and b
+  Same,          // the input dtype
+  SameNoBool,    // the input dtype; bool refused (neg, abs, relu)
+  FloatOrF32,    // a float input keeps its dtype; ints and bool give f32
+  FloatOnly,     // floating-point inputs only, dtype kept
+  SumPromote,    // sum: ints and bool accumulate and return i64
+};
+
+/// One of the dtypes kf supports: f32, f16, bf16, f64, i32, i64, i1.
+bool isKfElementType(mlir::Type type);
+
+/// PyTorch's promotion of two dtypes (torch.promote_types).
+mlir::Type promoteTypes(mlir::Type a, mlir::Type b);
+
+/// torch.result_type over tensor operands, where 0-d tensors only win when
+/// they are of a higher category (bool < int < float) than every
+/// dimensioned operand.
+mlir::Type resultElementType(mlir::TypeRange operandTypes);
+
+/// The broadcast of two shapes (see the dialect description for how a
+/// dynamic dim broadcasts). Fails when two static sizes differ and neither
+/// is 1.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// Shape text for diagnostics: "4x?x8" or "scalar".
+std::string shapeToString(llvm::ArrayRef<int64_t> shape);
+
+/// Result type of an elementwise op; emits a located error on failure.
+llvm::LogicalResult
+inferElementwiseResult(std::optional<mlir::Location> loc, llvm::StringRef op,
+                       mlir::TypeRange operandTypes, DtypeRule rule,
+                       llvm::SmallVectorImpl<mlir::Type> &results);
+
+/// Result type of a reduction; emits a located error on failure.
+llvm::LogicalResult
+inferReductionResult(std::optional<mlir::Location> loc, llvm::StringRef op,
+                     mlir::Type inputType,
+                     std::optional<llvm::ArrayRef<int64_t>> dims, bool keepdim,
+                     DtypeRule rule, llvm::SmallVectorImpl<mlir::Type> &results);
+
+/// Checks `dims` against `rank` (range, duplicates); emits a located error.
+llvm::LogicalResult verifyDims(std::optional<mlir::Location> loc,
+                               llvm::StringRef op, int64_t rank,
+                               llvm::ArrayRef<int64_t> dims);
+
+/// The reduced dims of a verified reduction: non-negative, sorted; all dims
+/// when `dims` is absent or empty.
+llvm::SmallVector<int64_t>
+normalizeReduceDims(int64_t rank, std::optional<llvm::ArrayRef<int64_t>> dims);
+
+} // namespace kfuse::kf
+
+#endif // KFUSE_DIALECT_KF_KFTYPERULES_H

@@ -1,0 +1,30 @@
+//===- Passes.h - kfuse passes and pipelines --------------------*- C++ -*-===//
+#ifndef KFUSE_PASSES_PASSES_H
+#define KFUSE_PASSES_PASSES_H
+
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace kfuse {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+/// kf-decompose's rewrites, also run at the start of kf-to-linalg.
+void populateKfDecomposePatterns(mlir::RewritePatternSet &patterns);
+
+/// Registers the named pipelines (kf-cpu-pipeline), so kfuse-opt replays
+/// exactly what the compiler runs.
+void registerKfusePipelines();
+
+} // namespace kfuse
+
+#endif // KFUSE_PASSES_PASSES_H

@@ -1,0 +1,149 @@
+//===- ReductionToLinalg.cpp - kf reductions to linalg.generic ------------===//
+#include "dialect/Kf/KfOps.h"
+#include "passes/lowering/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace kfuse::kf;
+
+namespace kfuse::lowering {
+namespace {
+
+enum class Combine { Sum, Mean, Max, Min };
+
+/// The accumulator's start value: the identity of the combining function.
+Value identity(OpBuilder &b, Location loc, Type t, Combine kind) {
+  if (kind == Combine::Sum || kind == Combine::Mean)
+    return scalarConstant(b, loc, t, 0);
+  bool isMax = kind == Combine::Max;
+  if (auto f = dyn_cast<FloatType>(t))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(f, APFloat::getInf(f.getFloatSemantics(), isMax)));
+  unsigned width = t.getIntOrFloatBitWidth();
+  APInt v = width == 1 ? APInt(1, isMax ? 0 : 1)
+                       : (isMax ? APInt::getSignedMinValue(width)
+                                : APInt::getSignedMaxValue(width));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
+}
+
+Value combine(OpBuilder &b, Location loc, Combine kind, Value acc, Value x) {
+  Type t = acc.getType();
+  bool isFloat = isa<FloatType>(t), isBool = t.isInteger(1);
+  switch (kind) {
+  case Combine::Sum:
+  case Combine::Mean:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
+                   : Value(arith::AddIOp::create(b, loc, acc, x));
+  case Combine::Max:
+    if (isFloat) // maximumf keeps NaN, as torch.amax does
+      return arith::MaximumFOp::create(b, loc, acc, x);
+    return isBool ? Value(arith::OrIOp::create(b, loc, acc, x))
+                  : Value(arith::MaxSIOp::create(b, loc, acc, x));
+  case Combine::Min:
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, acc, x);
+    return isBool ? Value(arith::AndIOp::create(b, loc, acc, x))
+                  : Value(arith::MinSIOp::create(b, loc, acc, x));
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+template <typename OpTy, Combine kind>
+struct ReductionToGeneric : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type acc = resultType.getElementType();
+    SmallVector<int64_t> reduced = op.getReducedDims();
+    int64_t rank = inType.getRank();
+
+    // The reduction itself produces the result without the kept unit dims.
+    SmallVector<int64_t> outShape, outLoops;
+    SmallVector<Value> outSizes;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool isReduced = llvm::is_contained(reduced, i);
+      iterators.push_back(isReduced ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+      if (isReduced)
+        continue;
+      outShape.push_back(inType.getDimSize(i));
+      outLoops.push_back(i);
+      if (inType.isDynamicDim(i))
+        outSizes.push_back(dimValue(rewriter, loc, input, i));
+    }
+    auto outType = RankedTensorType::get(outShape, acc);
+    Value init = emptyTensor(rewriter, loc, outType, outSizes);
+    Value start = identity(rewriter, loc, acc, kind);
+    init = linalg::FillOp::create(rewriter, loc, start, init).getResult(0);
+
+    // mean divides each element by the count as it accumulates, so that it
+    // stays one linalg op (one eager kernel).
+    Value count;
+    if (kind == Combine::Mean) {
+      Value n = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      for (int64_t d : reduced)
+        n = arith::MulIOp::create(rewriter, loc, n,
+                                  dimValue(rewriter, loc, input, d));
+      n = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), n);
+      count = arith::SIToFPOp::create(rewriter, loc, acc, n);
+    }
+
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(rank),
+        operandMap(rewriter.getContext(), rank, outLoops)};
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, outType, input, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = castScalar(b, l, args[0], acc);
+          if (count)
+            x = arith::DivFOp::create(b, l, x, count);
+          linalg::YieldOp::create(b, l, combine(b, l, kind, args[1], x));
+        });
+    Value result = generic.getResult(0);
+
+    if (resultType != outType) { // keepdim: put the unit dims back
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      for (int64_t i = 0; i < rank; ++i) {
+        pending.push_back(i);
+        if (llvm::is_contained(reduced, i))
+          continue;
+        groups.push_back(pending);
+        pending.clear();
+      }
+      if (!groups.empty())
+        groups.back().append(pending.begin(), pending.end());
+      result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result,
+                                             groups);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateReductionToLinalg(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ReductionToGeneric<SumOp, Combine::Sum>,
+               ReductionToGeneric<MeanOp, Combine::Mean>,
+               ReductionToGeneric<MaxOp, Combine::Max>,
+               ReductionToGeneric<MinOp, Combine::Min>>(ctx);
+}
+
+} // namespace kfuse::lowering

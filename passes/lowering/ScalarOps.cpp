@@ -1,0 +1,183 @@
+//===- ScalarOps.cpp - the scalar semantics of kf elementwise ops ---------===//
+//
+// One place defines what each elementwise op computes on one element; the
+// linalg.generic bodies of kf-to-linalg are built from it.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/Kf/KfOps.h"
+#include "passes/lowering/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace kfuse::kf;
+
+namespace kfuse::lowering {
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, value));
+  return arith::ConstantOp::create(b, loc,
+                                   b.getIntegerAttr(type, (int64_t)value));
+}
+
+Value castScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  auto fromF = dyn_cast<FloatType>(from);
+  auto toF = dyn_cast<FloatType>(to);
+  if (fromF && toF) {
+    if (fromF.getWidth() == toF.getWidth()) // f16 <-> bf16 goes through f32
+      return castScalar(b, loc, castScalar(b, loc, v, b.getF32Type()), to);
+    if (fromF.getWidth() < toF.getWidth())
+      return arith::ExtFOp::create(b, loc, to, v);
+    return arith::TruncFOp::create(b, loc, to, v);
+  }
+  if (to.isInteger(1)) { // bool(x) is x != 0; NaN is true
+    Value zero = scalarConstant(b, loc, from, 0);
+    if (fromF)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  }
+  if (toF)
+    return from.isInteger(1) ? Value(arith::UIToFPOp::create(b, loc, to, v))
+                             : Value(arith::SIToFPOp::create(b, loc, to, v));
+  if (fromF)
+    return arith::FPToSIOp::create(b, loc, to, v);
+  if (from.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, to, v);
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, loc, to, v);
+  return arith::TruncIOp::create(b, loc, to, v);
+}
+
+Type computeType(Operation *op) {
+  Type t;
+  if (isa<WhereOp>(op))
+    t = getElementTypeOrSelf(op->getResult(0).getType());
+  else if (isa<CastOp>(op))
+    return getElementTypeOrSelf(op->getOperand(0).getType());
+  else
+    t = resultElementType(op->getOperandTypes());
+  MLIRContext *ctx = op->getContext();
+  // Ops whose result is float compute in float even on integer operands.
+  Type result = getElementTypeOrSelf(op->getResult(0).getType());
+  if (isa<FloatType>(result) && !isa<FloatType>(t))
+    t = result;
+  if (t.isF16() || t.isBF16())
+    return Float32Type::get(ctx);
+  return t;
+}
+
+namespace {
+/// Builds one op of the float, integer or bool flavour, by compute type.
+template <typename FOp, typename IOp, typename BOp = IOp>
+Value arith3(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  if (isa<FloatType>(t))
+    return FOp::create(b, loc, x, y);
+  if (t.isInteger(1))
+    return BOp::create(b, loc, x, y);
+  return IOp::create(b, loc, x, y);
+}
+
+Value compare(OpBuilder &b, Location loc, Value x, Value y,
+              arith::CmpFPredicate fp, arith::CmpIPredicate sp,
+              arith::CmpIPredicate up) {
+  Type t = x.getType();
+  if (isa<FloatType>(t))
+    return arith::CmpFOp::create(b, loc, fp, x, y);
+  return arith::CmpIOp::create(b, loc, t.isInteger(1) ? up : sp, x, y);
+}
+
+Value sigmoid(OpBuilder &b, Location loc, Value x) {
+  Value one = scalarConstant(b, loc, x.getType(), 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+}
+} // namespace
+
+Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
+                             ValueRange args) {
+  using CF = arith::CmpFPredicate;
+  using CI = arith::CmpIPredicate;
+  Value x = args[0];
+  Value y = args.size() > 1 ? args[1] : Value();
+  Type t = x.getType();
+  auto c = [&](double v) { return scalarConstant(b, loc, t, v); };
+  Value r =
+      llvm::TypeSwitch<Operation *, Value>(op)
+          .Case([&](AddOp) {
+            return arith3<arith::AddFOp, arith::AddIOp, arith::OrIOp>(b, loc, x, y);
+          })
+          .Case([&](SubOp) {
+            return arith3<arith::SubFOp, arith::SubIOp>(b, loc, x, y);
+          })
+          .Case([&](MulOp) {
+            return arith3<arith::MulFOp, arith::MulIOp, arith::AndIOp>(b, loc, x, y);
+          })
+          .Case([&](DivOp) { return arith::DivFOp::create(b, loc, x, y); })
+          .Case([&](MaximumOp) {
+            return arith3<arith::MaximumFOp, arith::MaxSIOp, arith::OrIOp>(b, loc, x, y);
+          })
+          .Case([&](MinimumOp) {
+            return arith3<arith::MinimumFOp, arith::MinSIOp, arith::AndIOp>(b, loc, x, y);
+          })
+          .Case([&](PowOp) {
+            return arith3<math::PowFOp, math::IPowIOp>(b, loc, x, y);
+          })
+          .Case([&](EqOp) { return compare(b, loc, x, y, CF::OEQ, CI::eq, CI::eq); })
+          .Case([&](NeOp) { return compare(b, loc, x, y, CF::UNE, CI::ne, CI::ne); })
+          .Case([&](LtOp) { return compare(b, loc, x, y, CF::OLT, CI::slt, CI::ult); })
+          .Case([&](LeOp) { return compare(b, loc, x, y, CF::OLE, CI::sle, CI::ule); })
+          .Case([&](GtOp) { return compare(b, loc, x, y, CF::OGT, CI::sgt, CI::ugt); })
+          .Case([&](GeOp) { return compare(b, loc, x, y, CF::OGE, CI::sge, CI::uge); })
+          .Case([&](WhereOp) {
+            return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+          })
+          .Case([&](NegOp) -> Value {
+            if (isa<FloatType>(t))
+              return arith::NegFOp::create(b, loc, x);
+            return arith::SubIOp::create(b, loc, c(0), x);
+          })
+          .Case([&](AbsOp) -> Value {
+            if (isa<FloatType>(t))
+              return math::AbsFOp::create(b, loc, x);
+            return math::AbsIOp::create(b, loc, x);
+          })
+          .Case([&](ReluOp) {
+            // maximumf keeps NaN, as torch.relu does.
+            return arith3<arith::MaximumFOp, arith::MaxSIOp>(b, loc, x, c(0));
+          })
+          .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
+          .Case([&](LogOp) { return math::LogOp::create(b, loc, x); })
+          .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, x); })
+          .Case([&](RsqrtOp) { return math::RsqrtOp::create(b, loc, x); })
+          .Case([&](TanhOp) { return math::TanhOp::create(b, loc, x); })
+          .Case([&](SinOp) { return math::SinOp::create(b, loc, x); })
+          .Case([&](CosOp) { return math::CosOp::create(b, loc, x); })
+          .Case([&](SigmoidOp) { return sigmoid(b, loc, x); })
+          .Case([&](ReciprocalOp) { return arith::DivFOp::create(b, loc, c(1), x); })
+          .Case([&](SiluOp) { return arith::MulFOp::create(b, loc, x, sigmoid(b, loc, x)); })
+          .Case([&](GeluOp) {
+            // 0.5 * x * (1 + erf(x / sqrt(2))), PyTorch's exact GELU.
+            Value erf = math::ErfOp::create(
+                b, loc, arith::MulFOp::create(b, loc, x, c(M_SQRT1_2)));
+            Value half = arith::MulFOp::create(b, loc, x, c(0.5));
+            return arith::MulFOp::create(
+                b, loc, half, arith::AddFOp::create(b, loc, c(1), erf));
+          })
+          .Case([&](CastOp) { return x; })
+          .Default([](Operation *) { return Value(); });
+  if (!r)
+    return r;
+  return castScalar(b, loc, r, getElementTypeOrSelf(op->getResult(0).getType()));
+}
+
+} // namespace kfuse::lowering

@@ -1,0 +1,41 @@
+# -*- Python -*-
+import os
+import sys
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "kfuse"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kfuse_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "tools"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+runner_libs = ",".join(
+    os.path.join(config.llvm_lib_dir, lib)
+    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")
+)
+config.substitutions.append(("%kfuse_src", config.kfuse_src_root))
+# Runs a module lowered by kf-cpu-pipeline: its @main, on the host CPU.
+config.substitutions.append(
+    (
+        "%run-cpu",
+        "mlir-runner -e main -entry-point-result=void -shared-libs=" + runner_libs,
+    )
+)
+
+# Compares printed arrays with the test's own numpy reference (NUMPY lines).
+config.substitutions.append(
+    ("%numpy-check", sys.executable + " " + os.path.join(config.test_source_root, "tools", "numpy_check.py"))
+)
+
+llvm_config.add_tool_substitutions(
+    ["kfuse-opt"], [config.kfuse_tools_dir]
+)
+llvm_config.add_tool_substitutions(
+    ["mlir-runner", "not", "FileCheck", "count"], [config.llvm_tools_dir]
+)
