@@ -20,6 +20,7 @@ runner_libs = ",".join(
     for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")
 )
 config.substitutions.append(("%kfuse_src", config.kfuse_src_root))
+config.substitutions.append(("%kfuse_obj", config.kfuse_obj_root))
 # Runs a module lowered by kf-cpu-pipeline: its @main, on the host CPU.
 config.substitutions.append(
     (
