@@ -215,3 +215,31 @@ func.func @broadcast_materialized(%b: tensor<8xf32>) -> tensor<4x8xf32> {
   %0 = kf.broadcast_to %b [4, 8] : tensor<8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// The remaining binary ops: float and integer flavours. maximum/minimum
+// propagate NaN (maximumf/minimumf), as torch.maximum does; integer pow is
+// math.ipowi.
+// CHECK-LABEL: func.func @binary_rest
+// CHECK: arith.subf
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: math.powf
+// CHECK: arith.subi
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: math.ipowi
+// CHECK: arith.andi %{{.*}}, %{{.*}} : i1
+func.func @binary_rest(%a: tensor<8xf32>, %i: tensor<8xi64>, %b: tensor<8xi1>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi64>, tensor<8xi64>, tensor<8xi64>, tensor<8xi64>, tensor<8xi1>) {
+  %0 = kf.sub %a, %a : tensor<8xf32>, tensor<8xf32>
+  %1 = kf.maximum %a, %a : tensor<8xf32>, tensor<8xf32>
+  %2 = kf.minimum %a, %a : tensor<8xf32>, tensor<8xf32>
+  %3 = kf.pow %a, %a : tensor<8xf32>, tensor<8xf32>
+  %4 = kf.sub %i, %i : tensor<8xi64>, tensor<8xi64>
+  %5 = kf.maximum %i, %i : tensor<8xi64>, tensor<8xi64>
+  %6 = kf.minimum %i, %i : tensor<8xi64>, tensor<8xi64>
+  %7 = kf.pow %i, %i : tensor<8xi64>, tensor<8xi64>
+  %8 = kf.mul %b, %b : tensor<8xi1>, tensor<8xi1>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi64>, tensor<8xi64>, tensor<8xi64>, tensor<8xi64>, tensor<8xi1>
+}
