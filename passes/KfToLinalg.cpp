@@ -34,6 +34,7 @@ struct KfToLinalgPass : kfuse::impl::KfToLinalgBase<KfToLinalgPass> {
     // Stage 2: every kf op to linalg, tensor and arith.
     ConversionTarget target(*ctx);
     target.addIllegalDialect<kf::KfDialect>();
+    target.addLegalOp<kf::KernelOp, kf::YieldOp>(); // already lowered IR
     target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
                            linalg::LinalgDialect, math::MathDialect,
                            tensor::TensorDialect>();

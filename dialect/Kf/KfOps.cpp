@@ -250,3 +250,21 @@ LogicalResult LayerNormOp::verify() {
     return emitOpError("eps must not be negative");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelOp::verify() {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().getTypes() << " but its results are "
+           << getResultTypes();
+  static constexpr llvm::StringLiteral kinds[] = {"pointwise", "reduction",
+                                                  "matmul", "transpose"};
+  if (!llvm::is_contained(kinds, getKind()))
+    return emitOpError("kind '") << getKind()
+           << "' is not one of pointwise, reduction, matmul, transpose";
+  return success();
+}

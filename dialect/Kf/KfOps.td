@@ -7,6 +7,7 @@ include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Types and traits
@@ -364,6 +365,51 @@ def Kf_LayerNormOp : Kf_Op<"layer_norm",
     `normalized_shape` $normalized_shape `eps` $eps attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel regions (made by kf-form-kernels on linalg-on-tensors)
+//===----------------------------------------------------------------------===//
+
+def Kf_KernelOp : Kf_Op<"kernel", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects, RecursivelySpeculatable]> {
+  let summary = "one GPU kernel: the ops that run in one launch";
+  let description = [{
+    A kernel region groups the linalg ops that kfuse runs as one kernel (in
+    the spirit of IREE's dispatch regions): values defined inside never go
+    to GPU memory unless they are results of the region. Counting kernels
+    is counting `kf.kernel` ops. The region is not isolated from above: it
+    reads the values it captures.
+
+    `name` says what the kernel does (its kind and its ops in program
+    order, then an index unique in the module), as in Inductor's
+    `triton_poi_fused_add_relu_0`; `kind` is pointwise, reduction, matmul or
+    transpose.
+
+    ```mlir
+    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
+      %0 = linalg.generic ... // add
+      %1 = linalg.generic ... // relu
+      kf.yield %1 : tensor<8xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$sym_name, StrAttr:$kind);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `kind` $kind (`->` type($results)^)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Kf_YieldOp : Kf_Op<"yield", [Pure, Terminator, HasParent<"KernelOp">,
+                                 ReturnLike]> {
+  let summary = "the values a kernel writes to memory";
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let builders = [OpBuilder<(ins), [{ /* yields nothing */ }]>];
 }
 
 #endif // KFUSE_KF_OPS_TD

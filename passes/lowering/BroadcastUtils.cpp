@@ -110,4 +110,10 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                                  dynamicSizes);
 }
 
+void tagKernel(Operation *linalgOp, Operation *kfOp) {
+  linalgOp->setAttr("kf.op",
+                    StringAttr::get(kfOp->getContext(),
+                                    kfOp->getName().stripDialect()));
+}
+
 } // namespace kfuse::lowering

@@ -70,6 +70,7 @@ struct ElementwiseToGeneric : ConversionPattern {
     Value result = buildBroadcastGeneric(
         rewriter, op->getLoc(), op->getName().getStringRef(), operands,
         cast<RankedTensorType>(op->getResult(0).getType()), fn);
+    tagKernel(result.getDefiningOp(), op);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -84,9 +85,11 @@ struct MaterializeBroadcast : OpConversionPattern<BroadcastToOp> {
   matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto fn = [](OpBuilder &, Location, ValueRange args) { return args[0]; };
-    rewriter.replaceOp(op, buildBroadcastGeneric(
-                               rewriter, op.getLoc(), op->getName().getStringRef(),
-                               adaptor.getInput(), op.getType(), fn));
+    Value result =
+        buildBroadcastGeneric(rewriter, op.getLoc(), op->getName().getStringRef(),
+                              adaptor.getInput(), op.getType(), fn);
+    tagKernel(result.getDefiningOp(), op);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -70,6 +70,11 @@ mlir::Value buildElementwiseScalar(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);
 
+/// Marks `linalgOp` as the kernel that eager PyTorch launches for `kfOp`:
+/// the discardable attribute `kf.op` names the kf op ("add", "sum", ...), so
+/// that kernel formation and the report can say which ops a kernel holds.
+void tagKernel(mlir::Operation *linalgOp, mlir::Operation *kfOp);
+
 //===- Pattern sets ------------------------------------------------------===//
 
 void populateElementwiseToLinalg(mlir::RewritePatternSet &patterns);

@@ -114,6 +114,7 @@ struct ReductionToGeneric : OpConversionPattern<OpTy> {
             x = arith::DivFOp::create(b, l, x, count);
           linalg::YieldOp::create(b, l, combine(b, l, kind, args[1], x));
         });
+    tagKernel(generic, op);
     Value result = generic.getResult(0);
 
     if (resultType != outType) { // keepdim: put the unit dims back

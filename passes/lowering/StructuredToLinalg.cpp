@@ -53,10 +53,11 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
 
     if (batch == 0 && lhsType.getRank() == 2 && rhsType.getRank() == 2) {
       // linalg.matmul converts its operands to the result type itself.
-      rewriter.replaceOp(op, linalg::MatmulOp::create(rewriter, loc, resultType,
-                                                      ValueRange{lhs, rhs},
-                                                      ValueRange{init})
-                                 .getResult(0));
+      auto matmul = linalg::MatmulOp::create(rewriter, loc, resultType,
+                                             ValueRange{lhs, rhs},
+                                             ValueRange{init});
+      tagKernel(matmul, op);
+      rewriter.replaceOp(op, matmul.getResult(0));
       return success();
     }
 
@@ -88,6 +89,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
                                   nb, l, args[2], arith::MulIOp::create(nb, l, x, y)));
           linalg::YieldOp::create(nb, l, r);
         });
+    tagKernel(generic, op);
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
@@ -108,6 +110,7 @@ struct TransposeToLinalg : OpConversionPattern<TransposeOp> {
     Value init = emptyTensor(rewriter, loc, op.getType(), sizes);
     auto transpose = linalg::TransposeOp::create(
         rewriter, loc, adaptor.getInput(), init, op.getPermutation());
+    tagKernel(transpose, op);
     rewriter.replaceOp(op, transpose.getResult());
     return success();
   }

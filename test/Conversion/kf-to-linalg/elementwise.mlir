@@ -5,10 +5,11 @@
 // CHECK-LABEL: func.func @add_relu
 // CHECK: %[[E0:.*]] = tensor.empty() : tensor<8xf32>
 // CHECK: %[[ADD:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel"]}
-// CHECK-SAME: outs(%[[E0]] : tensor<8xf32>)
+// CHECK-SAME: outs(%[[E0]] : tensor<8xf32>) attrs = {kf.op = "add"}
 // CHECK: arith.addf
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[ADD]] : tensor<8xf32>)
+// CHECK-SAME: attrs = {kf.op = "relu"}
 // CHECK: %[[Z:.*]] = arith.constant 0.0
 // CHECK: arith.maximumf %{{.*}}, %[[Z]] : f32
 // CHECK-NOT: linalg.generic

@@ -4,7 +4,7 @@
 // CHECK-LABEL: func.func @matmul_2d
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
 // CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4x16xf32>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[F]] : tensor<4x16xf32>)
+// CHECK: linalg.matmul {kf.op = "matmul"} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[F]] : tensor<4x16xf32>)
 func.func @matmul_2d(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
   %0 = kf.matmul %a, %b : tensor<4x8xf32>, tensor<8x16xf32>
   return %0 : tensor<4x16xf32>
