@@ -73,4 +73,141 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
   ];
 }
 
+def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
+  let summary = "Group linalg ops into kernels: one kf.kernel region per launch";
+  let description = [{
+    Decides which linalg ops (one per eager kernel, as kf-to-linalg makes
+    them) share a GPU kernel and wraps each group in a `kf.kernel` region
+    named after its kind and ops (`pointwise_add_relu_0`). The rules, each of
+    which can be switched off:
+
+    * `pointwise`: an elementwise producer into its elementwise consumer,
+      through broadcasts and dtype casts;
+    * `reduction-prologue`: elementwise ops into the reduction that reads
+      them (`sum(exp(x))` is one kernel);
+    * `reduction-epilogue`: elementwise ops on a reduction's result;
+    * `row-persistent`: a reduction over the trailing dims read back over
+      the same rows (softmax's `x - max(x)`): one block owns a row, so
+      softmax and layer_norm over the last dim are one kernel each;
+    * `matmul-epilogue`: bias and activation after a matmul;
+    * `reshape`: elementwise ops across a reshape of the same elements;
+    * `recompute`: a single elementwise producer is recomputed in a
+      consumer's kernel when reading its inputs moves fewer bytes than
+      reading its result.
+
+    A kernel holds at most one matmul or one family of reductions (same
+    sizes, same reduced dims); a matmul takes its operands from memory; a
+    transpose is a kernel of its own; reductions and matmuls are never
+    duplicated; no grouping may make a cycle between kernels. Every boundary
+    left is recorded on the function as `kf.boundaries` with its reason, and
+    every decision is an optimization remark (`--remarks-filter=kf`).
+    Inside each kernel, upstream linalg elementwise fusion merges
+    producer/consumer pairs whose producer has no other reader.
+
+    Before (after kf-to-linalg):
+    ```mlir
+    %t = linalg.generic {...} ins(%a, %b ...) {kf.op = "add"}
+    %c = linalg.generic {...} ins(%t ...) {kf.op = "relu"}
+    ```
+    After:
+    ```mlir
+    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
+      %0 = linalg.generic {...} ins(%a, %b ...)  // add and relu, merged
+      kf.yield %0 : tensor<8xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"fusion", "fusion", "std::string", "\"on\"",
+           "on, or none for eager boundaries (one kernel per op)">,
+    Option<"maxOps", "max-ops", "unsigned", "0",
+           "most ops in one kernel (0: no limit)">,
+    Option<"pointwise", "pointwise", "bool", "true", "rule: elementwise chains">,
+    Option<"reductionPrologue", "reduction-prologue", "bool", "true",
+           "rule: elementwise into a reduction">,
+    Option<"reductionEpilogue", "reduction-epilogue", "bool", "true",
+           "rule: elementwise after a reduction">,
+    Option<"rowPersistent", "row-persistent", "bool", "true",
+           "rule: a row reduction read back over its rows">,
+    Option<"matmulEpilogue", "matmul-epilogue", "bool", "true",
+           "rule: elementwise after a matmul">,
+    Option<"reshape", "reshape", "bool", "true",
+           "rule: elementwise across a reshape">,
+    Option<"recompute", "recompute", "bool", "true",
+           "rule: recompute a cheap producer in its consumer">,
+    Option<"mergeBodies", "merge-bodies", "bool", "true",
+           "merge the linalg ops inside each kernel (upstream fusion)">,
+  ];
+  let dependentDialects = ["::kfuse::kf::KfDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
+  let summary = "Report kernels and memory traffic, eager and fused, and why each boundary is there";
+  let description = [{
+    Prints, for each function, eager (one kernel per op) and fused (as
+    kf-form-kernels with the given options) side by side: kernels,
+    array-sized transfers (each kernel reads each input once and writes each
+    output once), elements moved and bytes moved; then every fused kernel
+    with its ops, reads and writes; then every boundary with its reason.
+    Sizes with dynamic dims are polynomials in d0, d1, ... (the dynamic dims
+    of the arguments, in order); `dims=d0=1024` gives them values.
+    `format=json` prints one JSON document instead. The IR passes through
+    unchanged; the report goes to stdout.
+
+    Before: any kf (or linalg) module. Output for examples/add_relu.mlir:
+    ```
+    function @add_relu
+                           eager        fused
+      kernels                  2            1
+      transfers                5            3
+    ```
+  }];
+  let options = [
+    Option<"format", "format", "std::string", "\"text\"", "text or json">,
+    ListOption<"dims", "dims", "std::string",
+               "values of the dynamic dims: d0=1024,d1=8">,
+    Option<"fusion", "fusion", "std::string", "\"on\"",
+           "as kf-form-kernels">,
+    Option<"maxOps", "max-ops", "unsigned", "0", "as kf-form-kernels">,
+    Option<"pointwise", "pointwise", "bool", "true", "as kf-form-kernels">,
+    Option<"reductionPrologue", "reduction-prologue", "bool", "true",
+           "as kf-form-kernels">,
+    Option<"reductionEpilogue", "reduction-epilogue", "bool", "true",
+           "as kf-form-kernels">,
+    Option<"rowPersistent", "row-persistent", "bool", "true",
+           "as kf-form-kernels">,
+    Option<"matmulEpilogue", "matmul-epilogue", "bool", "true",
+           "as kf-form-kernels">,
+    Option<"reshape", "reshape", "bool", "true", "as kf-form-kernels">,
+    Option<"recompute", "recompute", "bool", "true", "as kf-form-kernels">,
+  ];
+  // It runs kf-to-linalg and kf-form-kernels on a copy of the module.
+  let dependentDialects = [
+    "::kfuse::kf::KfDialect", "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def KfInlineKernels : Pass<"kf-inline-kernels"> {
+  let summary = "Replace each kf.kernel by its body (for the CPU path)";
+  let description = [{
+    The CPU pipeline runs the ops of a kernel in place: the region is
+    spliced into its parent and its results replaced by the yielded values.
+
+    Before:
+    ```mlir
+    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
+      %0 = linalg.generic ...
+      kf.yield %0 : tensor<8xf32>
+    }
+    ```
+    After:
+    ```mlir
+    %c = linalg.generic ...
+    ```
+  }];
+}
+
 #endif // KFUSE_PASSES_TD

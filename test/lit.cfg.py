@@ -7,7 +7,7 @@ from lit.llvm import llvm_config
 
 config.name = "kfuse"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir"]  # .mlir.py files are helpers of the test beside them
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kfuse_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "tools"]
@@ -20,6 +20,7 @@ runner_libs = ",".join(
     for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")
 )
 config.substitutions.append(("%kfuse_src", config.kfuse_src_root))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%kfuse_obj", config.kfuse_obj_root))
 # Runs a module lowered by kf-cpu-pipeline: its @main, on the host CPU.
 config.substitutions.append(
@@ -32,6 +33,23 @@ config.substitutions.append(
 # Compares printed arrays with the test's own numpy reference (NUMPY lines).
 config.substitutions.append(
     ("%numpy-check", sys.executable + " " + os.path.join(config.test_source_root, "tools", "numpy_check.py"))
+)
+
+# Runs every function of a test fused and unfused and compares the results.
+config.substitutions.append(
+    (
+        "%fusion-diff",
+        sys.executable
+        + " "
+        + os.path.join(config.test_source_root, "tools", "fusion_diff.py")
+        + " --kfuse-opt "
+        + os.path.join(config.kfuse_tools_dir, "kfuse-opt")
+        + " --runner '"
+        + os.path.join(config.llvm_tools_dir, "mlir-runner")
+        + " -e main -entry-point-result=void -shared-libs="
+        + runner_libs
+        + "'",
+    )
 )
 
 llvm_config.add_tool_substitutions(

@@ -1,0 +1,133 @@
+//===- KfFormKernels.cpp - group linalg ops into kf.kernel regions --------===//
+#include "passes/Passes.h"
+#include "passes/fusion/KernelRegions.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "kf-form-kernels"
+
+namespace kfuse {
+#define GEN_PASS_DEF_KFFORMKERNELS
+#include "passes/Passes.h.inc"
+} // namespace kfuse
+
+using namespace mlir;
+using namespace kfuse;
+using namespace kfuse::fusion;
+
+namespace {
+
+/// Records every boundary on the function (`kf.boundaries`) and reports
+/// every decision as a remark, passed or missed.
+void recordDecisions(func::FuncOp func, const KernelGraph &graph,
+                     const FusionPlan &plan, const FormedKernels &formed) {
+  Builder b(func.getContext());
+  SmallVector<Attribute> boundaries;
+  auto opts = remark::RemarkOpts::name("kernel-fusion")
+                  .category("kf-form-kernels")
+                  .function(func.getName());
+  for (auto [i, edge] : llvm::enumerate(graph.edges)) {
+    const EdgeDecision &d = plan.decisions[i];
+    const Node &p = graph.nodes[edge.producer], &c = graph.nodes[edge.consumer];
+    kf::KernelOp pk = formed.kernels[formed.kernelOfNode[edge.producer]];
+    kf::KernelOp ck = formed.kernels[formed.kernelOfNode[edge.consumer]];
+    std::string what = p.opName + " -> " + c.opName;
+    Location loc = ck->getLoc();
+    if (d.reason == Reason::Fused || d.reason == Reason::Recomputed) {
+      remark::passed(loc, opts.subCategory("passed"))
+          << remark::add("{0} fused into {1}", what, ck.getSymName())
+          << remark::reason("{0}", reasonWords(d.reason, d.rule));
+      continue;
+    }
+    remark::missed(loc, opts.subCategory("missed"))
+        << remark::add("{0}: boundary {1} -> {2}", what, pk.getSymName(),
+                       ck.getSymName())
+        << remark::reason("{0}: {1}", reasonCode(d.reason),
+                          reasonWords(d.reason, d.rule));
+    boundaries.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("producer", b.getStringAttr(pk.getSymName())),
+        b.getNamedAttr("consumer", b.getStringAttr(ck.getSymName())),
+        b.getNamedAttr("producer_op", b.getStringAttr(p.opName)),
+        b.getNamedAttr("consumer_op", b.getStringAttr(c.opName)),
+        b.getNamedAttr("reason", b.getStringAttr(reasonCode(d.reason))),
+        b.getNamedAttr("detail", b.getStringAttr(reasonWords(d.reason, d.rule))),
+    }));
+  }
+  func->setAttr("kf.boundaries", b.getArrayAttr(boundaries));
+}
+
+/// Upstream elementwise fusion, limited to producer/consumer pairs in the
+/// same kernel whose producer has no other reader (a producer that is also
+/// a kernel output stays, instead of being computed twice).
+LogicalResult mergeKernelBodies(ModuleOp module) {
+  RewritePatternSet patterns(module.getContext());
+  linalg::ControlFusionFn sameKernel = [](OpOperand *operand) {
+    Operation *producer = operand->get().getDefiningOp();
+    Operation *consumer = operand->getOwner();
+    auto kernel = consumer->getParentOfType<kf::KernelOp>();
+    return producer && kernel && producer->getParentOp() == kernel &&
+           consumer->getParentOp() == kernel && producer->hasOneUse();
+  };
+  linalg::populateElementwiseOpsFusionPatterns(patterns, sameKernel);
+  return applyPatternsGreedily(module, std::move(patterns));
+}
+
+struct KfFormKernelsPass
+    : kfuse::impl::KfFormKernelsBase<KfFormKernelsPass> {
+  using Base::Base;
+
+  /// A bad option is refused before any IR is touched.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (fusion != "on" && fusion != "none")
+      return emitError(UnknownLoc::get(ctx))
+             << "kf-form-kernels: fusion must be 'on' or 'none', got '"
+             << fusion << "'";
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FusionOptions options;
+    options.enabled = fusion == "on";
+    options.maxOps = maxOps;
+    options.pointwise = pointwise;
+    options.reductionPrologue = reductionPrologue;
+    options.reductionEpilogue = reductionEpilogue;
+    options.rowPersistent = rowPersistent;
+    options.matmulEpilogue = matmulEpilogue;
+    options.reshape = reshape;
+    options.recompute = recompute;
+
+    // Sizes of intermediate tensors are re-expressed from the arguments,
+    // so no shape computation reads a value that a kernel will hide.
+    RewritePatternSet dims(&getContext());
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(dims);
+    if (failed(applyPatternsGreedily(module, std::move(dims))))
+      return signalPassFailure();
+
+    unsigned nextIndex = 0;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func.getOps<kf::KernelOp>().empty())
+        continue; // nothing to do, or already formed
+      if (!func.getBody().hasOneBlock()) {
+        func.emitError("kf-form-kernels: needs a function with one block");
+        return signalPassFailure();
+      }
+      analysis::SymbolicShapes shapes(func);
+      KernelGraph graph(func, shapes);
+      FusionPlan plan = planFusion(graph, options, shapes);
+      auto formed = formKernelRegions(func, graph, plan, nextIndex);
+      if (failed(formed))
+        return signalPassFailure();
+      recordDecisions(func, graph, plan, *formed);
+    }
+    if (mergeBodies && failed(mergeKernelBodies(module)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

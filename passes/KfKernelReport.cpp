@@ -1,0 +1,120 @@
+//===- KfKernelReport.cpp - kernels and traffic, eager and fused ----------===//
+#include "passes/Passes.h"
+#include "passes/report/KernelReport.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#define DEBUG_TYPE "kf-kernel-report"
+
+namespace kfuse {
+#define GEN_PASS_DEF_KFKERNELREPORT
+#include "passes/Passes.h.inc"
+} // namespace kfuse
+
+using namespace mlir;
+using namespace kfuse;
+
+namespace {
+
+struct KfKernelReportPass
+    : kfuse::impl::KfKernelReportBase<KfKernelReportPass> {
+  using Base::Base;
+
+  /// Lowers and forms kernels on a copy of the module, nested in it for the
+  /// time of the analysis so that the pass manager may run on it.
+  FailureOr<ModuleOp> formedCopy(bool fused) {
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    auto copy = cast<ModuleOp>(b.clone(*module));
+    KfFormKernelsOptions options;
+    options.fusion = fused ? fusion.getValue() : "none";
+    options.maxOps = maxOps;
+    options.pointwise = pointwise;
+    options.reductionPrologue = reductionPrologue;
+    options.reductionEpilogue = reductionEpilogue;
+    options.rowPersistent = rowPersistent;
+    options.matmulEpilogue = matmulEpilogue;
+    options.reshape = reshape;
+    options.recompute = recompute;
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createKfToLinalg());
+    pm.addPass(createKfFormKernels(options));
+    if (failed(runPipeline(pm, copy))) {
+      copy.erase();
+      return failure();
+    }
+    return copy;
+  }
+
+  FailureOr<report::SymbolValues> parseDims() {
+    report::SymbolValues values;
+    for (const std::string &entry : dims) {
+      StringRef s(entry), name, value;
+      std::tie(name, value) = s.split('=');
+      unsigned index;
+      int64_t v;
+      if (!name.consume_front("d") || name.getAsInteger(10, index) ||
+          value.getAsInteger(10, v) || v < 0) {
+        emitError(UnknownLoc::get(&getContext()))
+            << "kf-kernel-report: dims entry '" << entry
+            << "' is not of the form d<N>=<size>";
+        return failure();
+      }
+      if (values.size() <= index)
+        values.resize(index + 1);
+      values[index] = v;
+    }
+    return values;
+  }
+
+  /// Bad options are refused before any IR is touched.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (format != "text" && format != "json")
+      return emitError(UnknownLoc::get(ctx))
+             << "kf-kernel-report: format must be 'text' or 'json', got '"
+             << format << "'";
+    if (fusion != "on" && fusion != "none")
+      return emitError(UnknownLoc::get(ctx))
+             << "kf-kernel-report: fusion must be 'on' or 'none', got '"
+             << fusion << "'";
+    return success();
+  }
+
+  void runOnOperation() override {
+    auto values = parseDims();
+    if (failed(values))
+      return signalPassFailure();
+    auto eager = formedCopy(/*fused=*/false);
+    if (failed(eager))
+      return signalPassFailure();
+    auto fused = formedCopy(/*fused=*/true);
+    if (failed(fused)) {
+      eager->erase();
+      return signalPassFailure();
+    }
+    std::vector<report::FunctionReport> reports;
+    for (auto func : fused->getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      report::FunctionReport r;
+      r.name = func.getName().str();
+      r.fused = report::countTraffic(func, &r.kernels, &r.symbols);
+      r.boundaries = report::readBoundaries(func);
+      if (auto e = eager->lookupSymbol<func::FuncOp>(func.getName()))
+        r.eager = report::countTraffic(e, nullptr, nullptr);
+      reports.push_back(std::move(r));
+    }
+    eager->erase();
+    fused->erase();
+    if (format == "json")
+      report::printJson(llvm::outs(), reports, *values);
+    else
+      report::printText(llvm::outs(), reports, *values);
+    llvm::outs().flush();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

@@ -1,0 +1,226 @@
+//===- SymbolicShapes.cpp - tensor sizes as polynomials in dims -----------===//
+#include "passes/analysis/SymbolicShapes.h"
+
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace kfuse::analysis {
+
+//===----------------------------------------------------------------------===//
+// Poly
+//===----------------------------------------------------------------------===//
+
+Poly Poly::constant(int64_t c) {
+  Poly p;
+  p.terms[{}] = c;
+  p.normalize();
+  return p;
+}
+
+Poly Poly::symbol(unsigned id) {
+  Poly p;
+  p.terms[{id}] = 1;
+  return p;
+}
+
+void Poly::normalize() {
+  for (auto it = terms.begin(); it != terms.end();)
+    it = it->second == 0 ? terms.erase(it) : std::next(it);
+}
+
+Poly Poly::operator+(const Poly &o) const {
+  Poly r = *this;
+  for (auto &[mono, c] : o.terms)
+    r.terms[mono] += c;
+  r.normalize();
+  return r;
+}
+
+Poly Poly::operator*(const Poly &o) const {
+  Poly r;
+  for (auto &[m1, c1] : terms)
+    for (auto &[m2, c2] : o.terms) {
+      std::vector<unsigned> m = m1;
+      m.insert(m.end(), m2.begin(), m2.end());
+      llvm::sort(m);
+      r.terms[m] += c1 * c2;
+    }
+  r.normalize();
+  return r;
+}
+
+std::optional<Poly> Poly::divideBy(int64_t c) const {
+  if (c == 0)
+    return std::nullopt;
+  Poly r;
+  for (auto &[m, k] : terms) {
+    if (k % c != 0)
+      return std::nullopt;
+    r.terms[m] = k / c;
+  }
+  return r;
+}
+
+std::optional<int64_t> Poly::getConstant() const {
+  if (terms.empty())
+    return 0;
+  if (terms.size() == 1 && terms.begin()->first.empty())
+    return terms.begin()->second;
+  return std::nullopt;
+}
+
+std::optional<int64_t>
+Poly::evaluate(ArrayRef<std::optional<int64_t>> symbols) const {
+  int64_t total = 0;
+  for (auto &[m, c] : terms) {
+    int64_t v = c;
+    for (unsigned s : m) {
+      if (s >= symbols.size() || !symbols[s])
+        return std::nullopt;
+      v *= *symbols[s];
+    }
+    total += v;
+  }
+  return total;
+}
+
+std::string Poly::str() const {
+  if (terms.empty())
+    return "0";
+  std::string s;
+  // Highest-degree terms first, constants last.
+  for (auto it = terms.rbegin(); it != terms.rend(); ++it) {
+    auto &[m, c] = *it;
+    if (!s.empty())
+      s += c < 0 ? " - " : " + ";
+    else if (c < 0)
+      s += "-";
+    int64_t a = std::abs(c);
+    std::string mono;
+    for (unsigned id : m)
+      mono += (mono.empty() ? "" : "*") + ("d" + std::to_string(id));
+    if (mono.empty())
+      s += std::to_string(a);
+    else
+      s += (a == 1 ? "" : std::to_string(a) + "*") + mono;
+  }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// SymbolicShapes
+//===----------------------------------------------------------------------===//
+
+SymbolicShapes::SymbolicShapes(func::FuncOp func) {
+  // Number the dynamic argument dims first, in argument order, so that the
+  // names are stable and readable.
+  for (BlockArgument arg : func.getArguments())
+    if (auto type = dyn_cast<RankedTensorType>(arg.getType()))
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          argSymbols[{arg, d}] =
+              freshSymbol("dim " + std::to_string(d) + " of arg " +
+                          std::to_string(arg.getArgNumber()));
+}
+
+unsigned SymbolicShapes::freshSymbol(std::string meaning) {
+  meanings.push_back(std::move(meaning));
+  return meanings.size() - 1;
+}
+
+Poly SymbolicShapes::dim(Value v, int64_t d) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(d))
+    return Poly::constant(type.getDimSize(d));
+  auto it = argSymbols.find({v, d});
+  if (it != argSymbols.end())
+    return Poly::symbol(it->second);
+  Operation *def = v.getDefiningOp();
+  auto unknown = [&]() {
+    auto [pos, inserted] = argSymbols.try_emplace({v, d}, 0);
+    if (inserted)
+      pos->second = freshSymbol("a size computed at run time");
+    return Poly::symbol(pos->second);
+  };
+  if (!def)
+    return unknown();
+  unsigned resultNo = cast<OpResult>(v).getResultNumber();
+  return llvm::TypeSwitch<Operation *, Poly>(def)
+      .Case([&](tensor::EmptyOp op) { return index(op.getDynamicSize(d)); })
+      .Case([&](DestinationStyleOpInterface op) {
+        return dim(op.getDpsInits()[resultNo], d);
+      })
+      .Case([&](tensor::CastOp op) { return dim(op.getSource(), d); })
+      .Case([&](tensor::ExpandShapeOp op) {
+        OpFoldResult size = op.getMixedOutputShape()[d];
+        if (auto attr = dyn_cast<Attribute>(size))
+          return Poly::constant(cast<IntegerAttr>(attr).getInt());
+        return index(cast<Value>(size));
+      })
+      .Case([&](tensor::CollapseShapeOp op) {
+        Poly p = Poly::constant(1);
+        for (int64_t src : op.getReassociationIndices()[d])
+          p = p * dim(op.getSrc(), src);
+        return p;
+      })
+      .Case([&](kf::KernelOp op) {
+        auto yield = cast<kf::YieldOp>(op.getBody().front().getTerminator());
+        return dim(yield.getValues()[resultNo], d);
+      })
+      .Default([&](Operation *) { return unknown(); });
+}
+
+Poly SymbolicShapes::index(Value v) {
+  if (auto c = getConstantIntValue(v))
+    return Poly::constant(*c);
+  Operation *def = v.getDefiningOp();
+  auto opaque = [&]() {
+    auto [pos, inserted] = opaqueSymbols.try_emplace(v, 0);
+    if (inserted)
+      pos->second = freshSymbol("a size computed at run time");
+    return Poly::symbol(pos->second);
+  };
+  if (!def)
+    return opaque();
+  if (auto dimOp = dyn_cast<tensor::DimOp>(def))
+    if (auto d = dimOp.getConstantIndex())
+      return dim(dimOp.getSource(), *d);
+  if (auto mul = dyn_cast<arith::MulIOp>(def))
+    return index(mul.getLhs()) * index(mul.getRhs());
+  if (auto add = dyn_cast<arith::AddIOp>(def))
+    return index(add.getLhs()) + index(add.getRhs());
+  if (auto div = dyn_cast<arith::DivUIOp>(def))
+    if (auto c = index(div.getRhs()).getConstant())
+      if (auto q = index(div.getLhs()).divideBy(*c))
+        return *q;
+  return opaque();
+}
+
+std::vector<Poly> SymbolicShapes::shape(Value v) {
+  std::vector<Poly> out;
+  auto type = cast<RankedTensorType>(v.getType());
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    out.push_back(dim(v, d));
+  return out;
+}
+
+Poly SymbolicShapes::numel(Value v) {
+  Poly p = Poly::constant(1);
+  for (const Poly &d : shape(v))
+    p = p * d;
+  return p;
+}
+
+Poly SymbolicShapes::bytes(Value v) {
+  Type elt = cast<RankedTensorType>(v.getType()).getElementType();
+  int64_t width = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+  return numel(v) * Poly::constant(width);
+}
+
+} // namespace kfuse::analysis

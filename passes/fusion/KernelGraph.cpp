@@ -1,0 +1,127 @@
+//===- KernelGraph.cpp - the kernels of a function and their edges --------===//
+#include "passes/fusion/KernelGraph.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kfuse::fusion {
+
+StringRef kindName(KernelKind kind) {
+  switch (kind) {
+  case KernelKind::Pointwise:
+    return "pointwise";
+  case KernelKind::Reduction:
+    return "reduction";
+  case KernelKind::Matmul:
+    return "matmul";
+  case KernelKind::Transpose:
+    return "transpose";
+  }
+  llvm_unreachable("unknown kind");
+}
+
+bool isAccumulatorFill(Operation *op) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  if (!fill || fill->use_empty())
+    return false;
+  for (OpOperand &use : fill->getResult(0).getUses()) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+    if (!dps || !dps.isDpsInit(&use))
+      return false;
+  }
+  return true;
+}
+
+static Domain dropUnitDims(const Domain &d) {
+  Domain out;
+  for (const analysis::Poly &p : d)
+    if (p != analysis::Poly::constant(1))
+      out.push_back(p);
+  return out;
+}
+
+KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
+  for (Operation &op : func.getBody().front()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+    if (!linalgOp || isAccumulatorFill(&op))
+      continue;
+    Node node;
+    node.op = &op;
+    auto tag = op.getAttrOfType<StringAttr>("kf.op");
+    node.opName = tag ? tag.getValue().str()
+                      : op.getName().stripDialect().str();
+    Value result = op.getResult(0);
+    node.outDomain = dropUnitDims(shapes.shape(result));
+    if (isa<linalg::TransposeOp>(op)) {
+      node.kind = KernelKind::Transpose;
+    } else if (isa<linalg::MatmulOp>(op) || node.opName == "matmul") {
+      node.kind = KernelKind::Matmul;
+    } else if (linalgOp.getNumReductionLoops() > 0) {
+      node.kind = KernelKind::Reduction;
+      SmallVector<unsigned> reduced;
+      linalgOp.getReductionDims(reduced);
+      node.reducedLoops.assign(reduced.begin(), reduced.end());
+      unsigned loops = linalgOp.getNumLoops();
+      node.reducesTrailingLoops = true;
+      for (auto [i, d] : llvm::enumerate(llvm::reverse(node.reducedLoops)))
+        node.reducesTrailingLoops &= d == loops - 1 - i;
+      // The loop domain is the reduced input's shape (identity-indexed).
+      node.domain = dropUnitDims(shapes.shape(linalgOp.getDpsInputs()[0]));
+    }
+    if (node.domain.empty() && node.kind != KernelKind::Reduction)
+      node.domain = node.outDomain;
+    for (OpOperand &init : linalgOp.getDpsInitsMutable())
+      if (Operation *def = init.get().getDefiningOp(); def && isAccumulatorFill(def))
+        node.fill = def;
+    nodeOf[&op] = nodes.size();
+    nodes.push_back(std::move(node));
+  }
+  for (auto [c, node] : llvm::enumerate(nodes)) {
+    auto linalgOp = cast<linalg::LinalgOp>(node.op);
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      bool reshaped = false;
+      auto p = producerOf(input->get(), reshaped);
+      if (!p)
+        continue;
+      edges.push_back({*p, (unsigned)c, input->get(),
+                       linalgOp.getMatchingIndexingMap(input), reshaped});
+    }
+  }
+  (void)shapes;
+}
+
+std::optional<unsigned> KernelGraph::producerOf(Value v,
+                                                bool &throughReshape) const {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto it = nodeOf.find(def); it != nodeOf.end())
+      return it->second;
+    Value src;
+    if (auto c = dyn_cast<tensor::CollapseShapeOp>(def))
+      src = c.getSrc();
+    else if (auto e = dyn_cast<tensor::ExpandShapeOp>(def))
+      src = e.getSrc();
+    else if (auto cast = dyn_cast<tensor::CastOp>(def))
+      src = cast.getSource();
+    else
+      return std::nullopt;
+    // Adding or removing unit dims keeps the element order and structure.
+    auto before = cast<RankedTensorType>(src.getType()).getShape();
+    auto after = cast<RankedTensorType>(v.getType()).getShape();
+    auto nonUnit = [](ArrayRef<int64_t> s) {
+      SmallVector<int64_t> out;
+      for (int64_t d : s)
+        if (d != 1)
+          out.push_back(d);
+      return out;
+    };
+    if (nonUnit(before) != nonUnit(after))
+      throughReshape = true;
+    v = src;
+  }
+  return std::nullopt;
+}
+
+} // namespace kfuse::fusion

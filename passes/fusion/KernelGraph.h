@@ -1,0 +1,66 @@
+//===- KernelGraph.h - the kernels of a function and their edges -*- C++ -*-===//
+//
+// The graph kernel formation decides on: one node per linalg op that eager
+// PyTorch launches as a kernel (tagged `kf.op` by kf-to-linalg), one edge
+// per tensor a node reads from another node, looking through ops that are
+// no kernel (reshapes and casts of tensors).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_FUSION_KERNELGRAPH_H
+#define KFUSE_PASSES_FUSION_KERNELGRAPH_H
+
+#include "passes/analysis/SymbolicShapes.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+#include <vector>
+
+namespace kfuse::fusion {
+
+enum class KernelKind { Pointwise, Reduction, Matmul, Transpose };
+llvm::StringRef kindName(KernelKind kind);
+
+using Domain = std::vector<analysis::Poly>;
+
+struct Node {
+  mlir::Operation *op = nullptr;
+  KernelKind kind = KernelKind::Pointwise;
+  std::string opName;               // the kf op it came from ("add", "sum")
+  Domain domain;                    // loop sizes, static 1s dropped
+  Domain outDomain;                 // result sizes, static 1s dropped
+  llvm::SmallVector<int64_t> reducedLoops; // reductions: the reduction loops
+  bool reducesTrailingLoops = false; // the reduced loops are the innermost
+  mlir::Operation *fill = nullptr;  // the fill that starts its accumulator
+};
+
+struct Edge {
+  unsigned producer, consumer;
+  mlir::Value read;         // the value as the consumer reads it
+  mlir::AffineMap readMap;  // the consumer's indexing map for that operand
+  bool throughReshape = false; // a reshape that is more than unit dims
+};
+
+class KernelGraph {
+public:
+  /// Builds the graph of the single-block function `func`.
+  KernelGraph(mlir::func::FuncOp func, analysis::SymbolicShapes &shapes);
+
+  std::vector<Node> nodes;  // in program order
+  std::vector<Edge> edges;  // grouped by consumer, in operand order
+  llvm::DenseMap<mlir::Operation *, unsigned> nodeOf;
+
+  /// The node whose result `v` is, looking through reshapes and casts;
+  /// sets `throughReshape` when the shape changes beyond unit dims.
+  std::optional<unsigned> producerOf(mlir::Value v, bool &throughReshape) const;
+};
+
+/// Whether `op` is a linalg.fill whose result only starts accumulators.
+bool isAccumulatorFill(mlir::Operation *op);
+
+} // namespace kfuse::fusion
+
+#endif // KFUSE_PASSES_FUSION_KERNELGRAPH_H

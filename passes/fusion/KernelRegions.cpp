@@ -1,0 +1,180 @@
+//===- KernelRegions.cpp - kernels as kf.kernel regions -------------------===//
+#include "passes/fusion/KernelRegions.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <numeric>
+
+using namespace mlir;
+
+namespace kfuse::fusion {
+namespace {
+
+/// "pointwise_add_relu": the kernel's kind, then its ops in program order
+/// (at most 8, as Inductor caps its kernel names).
+std::string kernelName(ArrayRef<Operation *> members, KernelKind kind) {
+  std::string name = kindName(kind).str();
+  unsigned count = 0;
+  for (Operation *op : members) {
+    auto tag = op->getAttrOfType<StringAttr>("kf.op");
+    if (!tag)
+      continue;
+    if (tag.getValue() == kindName(kind))
+      continue; // "matmul_add_0", not "matmul_matmul_add_0"
+    if (++count > 8) {
+      name += "_etc";
+      break;
+    }
+    name += "_" + tag.getValue().str();
+  }
+  return name;
+}
+
+KernelKind groupKind(const KernelGraph &graph, ArrayRef<unsigned> nodes) {
+  KernelKind kind = KernelKind::Pointwise;
+  for (unsigned n : nodes) {
+    KernelKind k = graph.nodes[n].kind;
+    if (k == KernelKind::Matmul)
+      return k;
+    if (k == KernelKind::Reduction || k == KernelKind::Transpose)
+      kind = k;
+  }
+  return kind;
+}
+
+/// Ops that are no kernel and belong inside a region when everything they
+/// feed is in it: tensor.empty, accumulator fills, reshapes, casts.
+bool isFreeOp(Operation *op) {
+  return isa<tensor::EmptyOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             tensor::CastOp, linalg::FillOp>(op);
+}
+
+} // namespace
+
+FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
+                                           const KernelGraph &graph,
+                                           const FusionPlan &plan,
+                                           unsigned &nextIndex) {
+  Block &body = func.getBody().front();
+  // Member ops per group, recomputed producers cloned into their consumers.
+  std::vector<llvm::SetVector<Operation *>> members(plan.groups.size());
+  for (auto [gid, nodes] : llvm::enumerate(plan.groups))
+    for (unsigned n : nodes)
+      members[gid].insert(graph.nodes[n].op);
+  for (unsigned e : plan.recomputed) {
+    const Edge &edge = graph.edges[e];
+    Operation *consumer = graph.nodes[edge.consumer].op;
+    Operation *producer = graph.nodes[edge.producer].op;
+    OpBuilder b(consumer);
+    Operation *clone = b.clone(*producer);
+    // The clone writes into its own accumulator-free init.
+    consumer->replaceUsesOfWith(edge.read, clone->getResult(0));
+    members[plan.groupOf[edge.consumer]].insert(clone);
+  }
+
+  FormedKernels formed;
+  formed.kernelOfNode.assign(graph.nodes.size(), 0);
+  // Order groups by their last member, so kernels appear in program order.
+  std::vector<unsigned> order(plan.groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto lastOf = [&](unsigned gid) {
+    Operation *last = members[gid].front();
+    for (Operation *op : members[gid])
+      if (last->isBeforeInBlock(op))
+        last = op;
+    return last;
+  };
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return lastOf(a)->isBeforeInBlock(lastOf(b));
+  });
+
+  for (unsigned gid : order) {
+    llvm::SetVector<Operation *> &region = members[gid];
+    // Pull in the free ops whose users are all in the region (inits,
+    // fills, reshapes between members), until nothing changes.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation &op : body) {
+        if (region.contains(&op) || !isFreeOp(&op) || op.use_empty())
+          continue;
+        if (llvm::all_of(op.getUsers(),
+                         [&](Operation *u) { return region.contains(u); }))
+          changed |= region.insert(&op);
+      }
+    }
+    SmallVector<Operation *> ops(region.begin(), region.end());
+    llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    Operation *last = ops.back();
+
+    // Ops between the first and last member that read region values must
+    // run after the kernel; by construction none of them feeds the region.
+    SmallVector<Operation *> after;
+    llvm::DenseSet<Value> produced;
+    for (Operation *op : ops)
+      produced.insert(op->result_begin(), op->result_end());
+    for (Operation *op = ops.front(); op != last; op = op->getNextNode()) {
+      if (region.contains(op))
+        continue;
+      bool reads = llvm::any_of(op->getOperands(),
+                                [&](Value v) { return produced.contains(v); });
+      if (!reads)
+        continue;
+      for (Operation *user : op->getUsers())
+        if (region.contains(user))
+          return func.emitError("kf-form-kernels: ")
+                 << *op << " both reads and feeds one kernel";
+      after.push_back(op);
+      produced.insert(op->result_begin(), op->result_end());
+    }
+
+    // The kernel's results: region values used outside the region.
+    SmallVector<Value> outputs;
+    for (Operation *op : ops)
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *u) { return !region.contains(u); }))
+          outputs.push_back(r);
+
+    KernelKind kind = groupKind(graph, plan.groups[gid]);
+    std::string name =
+        kernelName(ops, kind) + "_" + std::to_string(nextIndex++);
+    OpBuilder b(last->getContext());
+    b.setInsertionPointAfter(last);
+    auto kernel = kf::KernelOp::create(b, last->getLoc(),
+                                       ValueRange(outputs).getTypes(), name,
+                                       kindName(kind));
+    // The kf ops it holds, in program order: the names survive the merging
+    // of its linalg ops.
+    SmallVector<Attribute> opNames;
+    for (Operation *op : ops)
+      if (auto tag = op->getAttrOfType<StringAttr>("kf.op"))
+        opNames.push_back(tag);
+    kernel->setAttr("kf.ops", b.getArrayAttr(opNames));
+    Block *kbody = b.createBlock(&kernel.getBody());
+    for (Operation *op : ops)
+      op->moveBefore(kbody, kbody->end());
+    b.setInsertionPointToEnd(kbody);
+    kf::YieldOp::create(b, kernel.getLoc(), outputs);
+    for (auto [v, r] : llvm::zip(outputs, kernel.getResults()))
+      v.replaceUsesWithIf(r, [&](OpOperand &use) {
+        return !kernel->isProperAncestor(use.getOwner());
+      });
+    Operation *insertAfter = kernel;
+    for (Operation *op : after) {
+      op->moveAfter(insertAfter);
+      insertAfter = op;
+    }
+    for (unsigned n : plan.groups[gid])
+      formed.kernelOfNode[n] = formed.kernels.size();
+    formed.kernels.push_back(kernel);
+  }
+  // kernelOfNode was filled in formation order, which is program order.
+  return formed;
+}
+
+} // namespace kfuse::fusion
