@@ -36,7 +36,7 @@ void recordDecisions(func::FuncOp func, const KernelGraph &graph,
     kf::KernelOp pk = formed.kernels[formed.kernelOfNode[edge.producer]];
     kf::KernelOp ck = formed.kernels[formed.kernelOfNode[edge.consumer]];
     std::string what = p.opName + " -> " + c.opName;
-    Location loc = ck->getLoc();
+    Location loc = c.op->getLoc(); // the consumer, in the source
     if (d.reason == Reason::Fused || d.reason == Reason::Recomputed) {
       remark::passed(loc, opts.subCategory("passed"))
           << remark::add("{0} fused into {1}", what, ck.getSymName())

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # kfuse's main job on an example (default: the article's add_relu): set up,
-# build, then show the program and what it lowers to. The linalg IR has one
-# linalg op per kernel that eager PyTorch launches.
-#   bash scripts/run.sh [examples/NAME.mlir]
+# build, then show the program, its kernels and memory traffic eager and
+# fused with the reason for every boundary, and the fused kernels as IR.
+#   bash scripts/run.sh [examples/NAME.mlir] [report options, e.g. fusion=none]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 example="${1:-examples/add_relu.mlir}"
+options="${2:-}"
 bash scripts/build.sh >/dev/null
-echo "== $example (kf) =="
+echo "== $example =="
 build/bin/kfuse-opt "$example"
 echo
-echo "== $example lowered: kfuse-opt --kf-to-linalg =="
-build/bin/kfuse-opt "$example" --kf-to-linalg
-kernels=$(build/bin/kfuse-opt "$example" --kf-to-linalg |
-          grep -c -E 'linalg\.(generic|matmul|transpose)' || true)
+echo "== kernel report: kfuse-opt $example --kf-kernel-report${options:+=$options} =="
+build/bin/kfuse-opt "$example" "--kf-kernel-report${options:+=$options}" -o /dev/null
 echo
-echo "eager kernels (linalg ops other than accumulator fills): $kernels"
+echo "== fused kernels: kfuse-opt $example --kf-to-linalg --kf-form-kernels =="
+build/bin/kfuse-opt "$example" --kf-to-linalg --kf-form-kernels

@@ -122,3 +122,18 @@ func.func @reshape_into_reduction(%x: tensor<4x8xf32>) -> tensor<8xf32> {
   %2 = kf.sum %1 dims [1] : tensor<8x4xf32>
   return %2 : tensor<8xf32>
 }
+
+// A kernel holds one matmul or one family of reductions: relu joins the
+// matmul as its epilogue, so the row sum that reads relu cannot join too.
+// Eager: matmul 3, relu 2, sum 2. Fused: matmul+relu (a, w, r) 3; sum 2.
+// CHECK-LABEL: function @anchor_conflict
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 3 2
+// CHECK-NEXT: transfers 7 5
+// CHECK: (relu -> sum): anchor-conflict: a kernel holds one matmul or one family of reductions
+func.func @anchor_conflict(%a: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4xf32> {
+  %0 = kf.matmul %a, %w : tensor<4x8xf32>, tensor<8x4xf32>
+  %1 = kf.relu %0 : tensor<4x4xf32>
+  %2 = kf.sum %1 dims [1] : tensor<4x4xf32>
+  return %2 : tensor<4xf32>
+}
