@@ -4,7 +4,11 @@
 
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,6 +24,13 @@ namespace kfuse {
 
 /// kf-decompose's rewrites, also run at the start of kf-to-linalg.
 void populateKfDecomposePatterns(mlir::RewritePatternSet &patterns);
+
+/// The stages of the GPU pipeline, each a prefix of the next.
+enum class GpuStage { Linalg, Kernels, Gpu, Ptx, Llvm };
+
+/// The textual pass pipeline (for `builtin.module`) from kf up to `until`.
+std::string gpuPipeline(GpuStage until, llvm::StringRef chip,
+                        llvm::StringRef fusion, unsigned blockSize);
 
 /// Registers the named pipelines (kf-cpu-pipeline), so kfuse-opt replays
 /// exactly what the compiler runs.

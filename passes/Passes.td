@@ -210,4 +210,85 @@ def KfInlineKernels : Pass<"kf-inline-kernels"> {
   }];
 }
 
+def KfTagGpuKernels : Pass<"kf-tag-gpu-kernels", "mlir::ModuleOp"> {
+  let summary = "Check that each kernel can be mapped to the GPU and name its op";
+  let description = [{
+    Runs after kf-form-kernels, on tensors, before the kernels are spliced
+    in place and bufferized: each `kf.kernel` must be pointwise; its
+    linalg.generic ops get the kernel's name as `kf.kernel`, which survives
+    bufferization and names the GPU kernel. Several pointwise linalg ops
+    (a kernel with several outputs) are accepted when they iterate over the
+    same shape and read each other's results only at the element being
+    computed. Kernels the GPU mapping does not handle yet (reductions,
+    matmuls, transposes) are refused with the kernel's name.
+
+    Before:
+    ```mlir
+    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
+      %0 = linalg.generic {...}
+      kf.yield %0 : tensor<8xf32>
+    }
+    ```
+    After: the same, with `{kf.kernel = "pointwise_add_relu_0"}` on the
+    linalg.generic.
+  }];
+}
+
+def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
+  let summary = "Turn each named pointwise linalg op on memrefs into one gpu.launch";
+  let description = [{
+    A kernel's iteration space is flattened: thread `i = blockIdx.x *
+    blockDim.x + threadIdx.x` (index, 64 bits on the device, so more than
+    2^31 elements are fine) computes element `i`, delinearized into the
+    loop indices; threads past the end do nothing (the masked tail). The
+    grid is `max(ceil(n / block-size), 1)` blocks, computed at launch from
+    the actual sizes, so one kernel serves every length. The launch names
+    its outlined function after the kernel; all kernels of a program go to
+    one module, `kfuse_kernels` (one PTX module per program).
+
+    The ops of a multi-output kernel run one after the other in the same
+    thread; a value one stores and the next reads at the same element is
+    passed in a register.
+
+    Upstream's `convert-parallel-loops-to-gpu` launches one thread per block
+    unless the loops are tiled first, and loses the kernel's name; this pass
+    writes the launch directly instead.
+
+    Before:
+    ```mlir
+    linalg.generic {...} ins(%a, %b : memref<?xf32>, memref<?xf32>)
+        outs(%c : memref<?xf32>) attrs = {kf.kernel = "pointwise_add_0"} {...}
+    ```
+    After:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %grid, ...) threads(%tx, %ty, %tz)
+        in (%sx = %c256, ...) module(@kfuse_kernels) function(@pointwise_add_0) {
+      %i = ... %bx * 256 + %tx
+      scf.if %i < %n { ... memref.load, body, memref.store ... }
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def KfCheckGpuTarget : Pass<"kf-check-gpu-target", "mlir::ModuleOp"> {
+  let summary = "Refuse a GPU chip kfuse does not emit PTX for";
+  let description = [{
+    The first pass of kf-gpu-pipeline: it fails, before any IR is touched,
+    when `chip` is not one kfuse supports (sm_75, sm_80, sm_86, sm_87,
+    sm_89, sm_90, all with PTX ISA 8.0). The NVPTX backend aborts the
+    process on a chip/PTX combination it does not support; this turns that
+    into an error message.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_75\"", "the GPU chip">,
+  ];
+}
+
 #endif // KFUSE_PASSES_TD

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/gpu/GpuTarget.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -44,9 +45,75 @@ std::string cpuPipeline(const CpuPipelineOptions &options) {
          "convert-to-llvm,"
          "reconcile-unrealized-casts";
 }
+struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU chip (sm_75 .. sm_90)"),
+                           llvm::cl::init(kfuse::gpu::kDefaultChip)};
+  Option<std::string> fusion{
+      *this, "fusion",
+      llvm::cl::desc("on: form fused kernels; none: eager (one per op)"),
+      llvm::cl::init("on")};
+  Option<unsigned> blockSize{*this, "block-size",
+                             llvm::cl::desc("threads per block"),
+                             llvm::cl::init(256)};
+};
 } // namespace
 
+std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
+                               llvm::StringRef fusion, unsigned blockSize) {
+  std::string p =
+      "kf-check-gpu-target{chip=" + chip.str() + "},"
+      "kf-to-linalg,";
+  if (until == GpuStage::Linalg)
+    return p.substr(0, p.size() - 1);
+  p += "kf-form-kernels{fusion=" + fusion.str() + "},";
+  if (until == GpuStage::Kernels)
+    return p.substr(0, p.size() - 1); // drop the trailing comma
+  // Each kernel becomes one gpu.launch named after it, then a gpu.func.
+  p += "kf-tag-gpu-kernels,"
+       "kf-inline-kernels,"
+       "canonicalize,"
+       "one-shot-bufferize{bufferize-function-boundaries "
+       "function-boundary-type-conversion=identity-layout-map},"
+       "kf-map-kernels-to-gpu{block-size=" + std::to_string(blockSize) + "},"
+       "gpu-kernel-outlining,";
+  if (until == GpuStage::Gpu)
+    return p.substr(0, p.size() - 1); // drop the trailing comma
+  // Device code to NVVM and PTX text (gpu-module-to-binary, format isa),
+  // with 64-bit indices so that more than 2^31 elements are addressable.
+  p += "lower-affine,"
+       "convert-scf-to-cf,"
+       "nvvm-attach-target{chip=" + chip.str() + " features=" +
+       kfuse::gpu::kPtxFeatures + "},"
+       "gpu.module(convert-gpu-to-nvvm{index-bitwidth=64}),"
+       "reconcile-unrealized-casts,"
+       "gpu-module-to-binary{format=isa" +
+       (kfuse::gpu::cudaToolkitPath().empty()
+            ? std::string()
+            : " toolkit=" + kfuse::gpu::cudaToolkitPath()) +
+       "},";
+  if (until == GpuStage::Ptx)
+    return p.substr(0, p.size() - 1); // drop the trailing comma
+  // Host code: kernel launches become mgpu* runtime calls.
+  p += "expand-strided-metadata,"
+       "finalize-memref-to-llvm,"
+       "gpu-to-llvm,"
+       "convert-to-llvm,"
+       "reconcile-unrealized-casts";
+  return p;
+}
+
 void kfuse::registerKfusePipelines() {
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "kf-gpu-pipeline",
+      "Lower kf to NVVM/PTX (device) and LLVM with mgpu* calls (host): "
+      "kernels, bufferization, one gpu.launch per kernel, outlining, PTX",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        if (failed(parsePassPipeline(
+                gpuPipeline(GpuStage::Llvm, options.chip, options.fusion,
+                            options.blockSize),
+                pm)))
+          llvm::report_fatal_error("kf-gpu-pipeline does not parse");
+      });
   PassPipelineRegistration<CpuPipelineOptions>(
       "kf-cpu-pipeline",
       "Lower kf to the LLVM dialect for the host CPU (kf-to-linalg, "

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -53,8 +54,17 @@ config.substitutions.append(
 )
 
 llvm_config.add_tool_substitutions(
-    ["kfuse-opt"], [config.kfuse_tools_dir]
+    ["kfuse-opt", "kfuse-compile"], [config.kfuse_tools_dir]
 )
 llvm_config.add_tool_substitutions(
     ["mlir-runner", "not", "FileCheck", "count"], [config.llvm_tools_dir]
 )
+
+# PTX is checked with ptxas from the CUDA toolkit where one is installed;
+# tests that need it are reported as unsupported (skipped) elsewhere.
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None
+)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

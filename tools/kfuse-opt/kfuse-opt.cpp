@@ -6,6 +6,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -16,6 +17,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates device code to LLVM IR in-process.
+  mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<kfuse::kf::KfDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kfuse optimizer driver\n", registry));

@@ -1,0 +1,16 @@
+# kernels.json lists the one fused kernel with its launch rule, arguments
+# and traffic: it reads x (16*d0 floats = 64*d0 bytes) and b (64 bytes) and
+# writes 64*d0 bytes.
+import json
+import sys
+
+doc = json.load(open(sys.argv[1]))
+assert doc["chip"] == "sm_75", doc
+(k,) = doc["kernels"]
+assert k["name"] == "pointwise_mul_add_0" and k["kind"] == "pointwise", k
+assert k["ops"] == ["mul", "add"], k
+assert k["block_size"] == 256 and "ceil(n / 256)" in k["grid"], k
+assert k["bytes_read"] == "64*d0 + 64" and k["bytes_written"] == "64*d0", k
+assert k["symbols"] == ["dim 0 of arg 0"], k
+assert any("memref<?x16xf32>" in a for a in k["arguments"]), k["arguments"]
+print("kernels.json ok")

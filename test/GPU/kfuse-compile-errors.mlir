@@ -1,0 +1,33 @@
+// What kfuse-compile refuses: one message naming the cause, exit 1, no
+// crash, and no output file written.
+// RUN: not kfuse-compile %s --gpu-chip=sm_61 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not test -e %t.ptx
+// RUN: not kfuse-compile %s --gpu-chip=sm_100 2>&1 | FileCheck %s --check-prefix=CHIP100
+// RUN: not kfuse-compile %s --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION
+// RUN: not kfuse-compile %s --emit=cubin 2>&1 | FileCheck %s --check-prefix=EMIT
+// RUN: not kfuse-compile %s --emit=lib 2>&1 | FileCheck %s --check-prefix=LIB
+// RUN: not kfuse-compile %s --block-size=100 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not kfuse-compile %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: cp %s %t.input.mlir && not kfuse-compile %t.input.mlir -o %t.input.mlir 2>&1 | FileCheck %s --check-prefix=OVERWRITE
+// RUN: cmp %s %t.input.mlir
+// RUN: not kfuse-compile %kfuse_src/examples/softmax.mlir 2>&1 | FileCheck %s --check-prefix=UNMAPPED
+
+// A chip before sm_75 (CUDA 13 dropped them) or after sm_90 (PTX ISA 8.0
+// does not reach it) is refused before it reaches the NVPTX backend, which
+// would abort.
+// CHIP: kfuse-compile: error: unsupported GPU chip 'sm_61': kfuse emits PTX ISA 8.0 for sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
+// CHIP100: unsupported GPU chip 'sm_100'
+// FUSION: kfuse-compile: error: --fusion must be 'on' or 'off', got 'maybe'
+// EMIT: Cannot find option named 'cubin'
+// LIB: kfuse-compile: error: --emit=lib is not implemented yet
+// BLOCK: kfuse-compile: error: --block-size must be a multiple of 32 from 32 to 1024
+// MISSING: kfuse-compile: error: cannot open input file
+// The user's input is never overwritten.
+// OVERWRITE: kfuse-compile: error: -o {{.*}}input.mlir is the input file; refusing to overwrite it
+// Reductions are not mapped to the GPU yet: the kernel is named.
+// UNMAPPED: softmax.mlir:3:8: error: kernel 'reduction_max_sub_exp_sum_div_0' (reduction, 6 linalg ops) cannot be mapped to the GPU yet: only pointwise kernels are
+// UNMAPPED-NOT: see current operation
+func.func @add(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = kf.add %a, %b : tensor<8xf32>, tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

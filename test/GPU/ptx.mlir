@@ -1,0 +1,29 @@
+// kfuse-compile --emit=ptx: one .entry per kernel, named as in the report,
+// for the default chip sm_75 with PTX ISA 8.0; a 64-bit flat index and the
+// bounds check that masks the tail.
+// RUN: kfuse-compile %kfuse_src/examples/add_relu.mlir --emit=ptx | FileCheck %s
+// RUN: kfuse-compile %kfuse_src/examples/add_relu.mlir --emit=ptx --fusion=off | FileCheck %s --check-prefix=EAGER
+// RUN: kfuse-compile %kfuse_src/examples/add_relu.mlir --emit=ptx --gpu-chip=sm_90 | FileCheck %s --check-prefix=SM90
+
+// All kernels of a program are in one PTX module.
+// CHECK: // kernel module @kfuse_kernels
+// CHECK: .version 8.0
+// CHECK: .target sm_75
+// CHECK: .address_size 64
+// CHECK-COUNT-1: .entry pointwise_add_relu_0(
+// CHECK-NOT: .entry
+// blockIdx.x * 256 + threadIdx.x, in 64 bits:
+// CHECK: mov.u32 {{.*}}%ctaid.x
+// CHECK: mov.u32 {{.*}}%tid.x
+// CHECK: setp.ge.u64 [[P:%p[0-9]+]]
+// CHECK: @[[P]] bra
+// CHECK: ld.global
+// CHECK: ld.global
+// CHECK: st.global
+
+// EAGER-COUNT-1: .entry pointwise_add_0(
+// EAGER-COUNT-1: .entry pointwise_relu_1(
+// EAGER-NOT: .entry
+
+// SM90: .target sm_90
+// SM90: .entry pointwise_add_relu_0(
