@@ -237,12 +237,19 @@ def KfTagGpuKernels : Pass<"kf-tag-gpu-kernels", "mlir::ModuleOp"> {
 def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
   let summary = "Turn each named pointwise linalg op on memrefs into one gpu.launch";
   let description = [{
-    A kernel's iteration space is flattened: thread `i = blockIdx.x *
+    A kernel's iteration space is flattened: thread `t = blockIdx.x *
     blockDim.x + threadIdx.x` (index, 64 bits on the device, so more than
-    2^31 elements are fine) computes element `i`, delinearized into the
-    loop indices; threads past the end do nothing (the masked tail). The
-    grid is `max(ceil(n / block-size), 1)` blocks, computed at launch from
-    the actual sizes, so one kernel serves every length. The launch names
+    2^31 elements are fine) computes the `vector-width` elements from
+    `t * vector-width`, delinearized into the loop indices where needed.
+    When every access is contiguous (identity maps, no broadcast), a thread
+    that has all its elements reads and writes them with one vector access
+    per operand (`vector<4xf32>`, alignment 16: a 128-bit `ld.global.v4`);
+    otherwise, and for the last partial vector, element by element up to
+    the end (the masked tail). The grid is
+    `max(ceil(n / (block-size * vector-width)), 1)` blocks, computed at
+    launch from the actual sizes, so one kernel serves every length. The
+    alignment is a promise the allocations keep: kfuse's buffers are 16-byte
+    aligned or better (cudaMalloc gives 256). The launch names
     its outlined function after the kernel; all kernels of a program go to
     one module, `kfuse_kernels` (one PTX module per program).
 
@@ -271,8 +278,11 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
+    Option<"vectorWidth", "vector-width", "unsigned", "4",
+           "elements per thread, read as one vector (1: no vectors)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::affine::AffineDialect"];
 }

@@ -12,14 +12,17 @@
 // CHECK: .address_size 64
 // CHECK-COUNT-1: .entry pointwise_add_relu_0(
 // CHECK-NOT: .entry
-// blockIdx.x * 256 + threadIdx.x, in 64 bits:
+// Thread t = blockIdx.x * 256 + threadIdx.x computes elements 4t..4t+3, in
+// 64-bit indices: 128-bit vector loads and a vector store when all 4 are
+// there, else a scalar loop to the end (the masked tail).
 // CHECK: mov.u32 {{.*}}%ctaid.x
 // CHECK: mov.u32 {{.*}}%tid.x
-// CHECK: setp.ge.u64 [[P:%p[0-9]+]]
-// CHECK: @[[P]] bra
-// CHECK: ld.global
-// CHECK: ld.global
-// CHECK: st.global
+// CHECK: setp.le.u64 [[P:%p[0-9]+]]
+// CHECK: @{{!?}}[[P]] bra
+// CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: st.global.v4.b32
+// CHECK-DAG: ld.global.b32
+// CHECK-DAG: st.global.b32
 
 // EAGER-COUNT-1: .entry pointwise_add_0(
 // EAGER-COUNT-1: .entry pointwise_relu_1(

@@ -1,19 +1,26 @@
-// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu | FileCheck %s
+// The canonicalizer folds the index arithmetic by constants, to keep the
+// checks readable.
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu --canonicalize | FileCheck %s
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=block-size=128 | FileCheck %s --check-prefix=B128
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=vector-width=1 --canonicalize | FileCheck %s --check-prefix=SCALAR
 // RUN: not kfuse-opt %s --kf-map-kernels-to-gpu=block-size=100 2>&1 | FileCheck %s --check-prefix=BADBLOCK
+
+// A bad block size is refused before the IR is touched.
+// BADBLOCK: error: kf-map-kernels-to-gpu: block-size must be a multiple of 32 from 32 to 1024, got 100
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
 
-// A 2-D bias add becomes one flat launch: n = d0 * 8 elements, grid
-// max(ceil(n / 256), 1), thread i = bx * 256 + tx, masked past n, and
-// (i / 8, i % 8) as the loop indices. The bias is read at column i % 8.
+// A 2-D bias add (the bias is broadcast, so no vectors) becomes one flat
+// launch: n = d0 * 8 elements, grid max(ceil(n / 256), 1), thread
+// i = bx * 256 + tx, masked past n, and (i / 8, i % 8) as the loop indices.
+// The bias is read at column i % 8.
 // CHECK-LABEL: func.func @bias_add
 // CHECK-SAME: (%[[X:.*]]: memref<?x8xf32>, %[[B:.*]]: memref<8xf32>, %[[Y:.*]]: memref<?x8xf32>)
+// CHECK-DAG: %[[BLK:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: %[[D0:.*]] = memref.dim %[[X]]
-// CHECK: %[[N0:.*]] = arith.muli %{{.*}}, %[[D0]] : index
-// CHECK: %[[N:.*]] = arith.muli %[[N0]], %[[C8:.*]] : index
-// CHECK: %[[BLK:.*]] = arith.constant 256 : index
+// CHECK: %[[N:.*]] = arith.muli %[[D0]], %[[C8]] : index
 // CHECK: %[[CD:.*]] = arith.ceildivui %[[N]], %[[BLK]] : index
 // CHECK: %[[GRID:.*]] = arith.maxui %[[CD]], %{{.*}} : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GRID]], %{{.*}}, %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLK]], %{{.*}}, %{{.*}}) module(@kfuse_kernels) function(@pointwise_add_0)
@@ -29,8 +36,10 @@
 // CHECK: memref.store %[[S]], %[[Y]][%[[ROW]], %[[COL]]]
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic
+// B128-LABEL: func.func @bias_add
 // B128: arith.constant 128 : index
 // B128: gpu.launch
+// SCALAR-LABEL: func.func @bias_add
 func.func @bias_add(%x: memref<?x8xf32>, %b: memref<8xf32>, %y: memref<?x8xf32>) {
   linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %b : memref<?x8xf32>, memref<8xf32>) outs(%y : memref<?x8xf32>) attrs = {kf.kernel = "pointwise_add_0"} {
   ^bb0(%a: f32, %c: f32, %o: f32):
@@ -44,18 +53,40 @@ func.func @bias_add(%x: memref<?x8xf32>, %b: memref<8xf32>, %y: memref<?x8xf32>)
 
 #id = affine_map<(d0) -> (d0)>
 
-// Two ops of one kernel (several outputs) run in one launch; the value the
-// first stores is passed to the second in a register, not reloaded.
+// Two ops of one kernel (several outputs) run in one launch, 4 contiguous
+// elements a thread: one 128-bit vector access per buffer when the thread
+// has all 4, else element by element up to n (the tail). The value the
+// first op stores is passed to the second in registers, not reloaded.
 // CHECK-LABEL: func.func @two_outputs
 // CHECK-SAME: (%[[X:.*]]: memref<16xf32>, %[[T:.*]]: memref<16xf32>, %[[Y:.*]]: memref<16xf32>)
-// CHECK-COUNT-1: gpu.launch
-// CHECK: %[[XV:.*]] = memref.load %[[X]]
-// CHECK: %[[E:.*]] = math.exp %[[XV]] : f32
-// CHECK: memref.store %[[E]], %[[T]]
-// CHECK-NOT: memref.load %[[T]]
-// CHECK: %[[N:.*]] = arith.negf %[[E]] : f32
-// CHECK: memref.store %[[N]], %[[Y]]
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: gpu.launch
+// CHECK: %[[I0:.*]] = arith.muli %{{.*}}, %[[C4]] : index
+// CHECK: %[[END:.*]] = arith.addi %[[I0]], %[[C4]] : index
+// CHECK: %[[WHOLE:.*]] = arith.cmpi ule, %[[END]], %[[C16]] : index
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK: %[[XV:.*]] = vector.load %[[X]][%[[I0]]] {alignment = 16 : i64} : memref<16xf32>, vector<4xf32>
+// CHECK-COUNT-4: math.exp
+// CHECK: %[[EV:.*]] = vector.from_elements
+// CHECK: vector.store %[[EV]], %[[T]][%[[I0]]] {alignment = 16 : i64}
+// CHECK-NOT: vector.load
+// CHECK-COUNT-4: arith.negf
+// CHECK: vector.store %{{.*}}, %[[Y]][%[[I0]]] {alignment = 16 : i64}
+// CHECK: } else {
+// CHECK: %[[STOP:.*]] = arith.minui %[[END]], %[[C16]] : index
+// CHECK: scf.for %[[J:.*]] = %[[I0]] to %[[STOP]]
+// CHECK: %[[XS:.*]] = memref.load %[[X]][%[[J]]]
+// CHECK: %[[ES:.*]] = math.exp %[[XS]] : f32
+// CHECK: memref.store %[[ES]], %[[T]][%[[J]]]
+// CHECK: %[[NS:.*]] = arith.negf %[[ES]] : f32
+// CHECK: memref.store %[[NS]], %[[Y]][%[[J]]]
 // CHECK-NOT: gpu.launch
+// With vector-width=1 each thread computes one element.
+// SCALAR-LABEL: func.func @two_outputs
+// SCALAR-NOT: vector.load
+// SCALAR: scf.if
+// SCALAR: memref.load
 func.func @two_outputs(%x: memref<16xf32>, %t: memref<16xf32>, %y: memref<16xf32>) {
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : memref<16xf32>) outs(%t : memref<16xf32>) attrs = {kf.kernel = "pointwise_exp_neg_0"} {
   ^bb0(%a: f32, %o: f32):
@@ -66,6 +97,23 @@ func.func @two_outputs(%x: memref<16xf32>, %t: memref<16xf32>, %y: memref<16xf32
   ^bb0(%a: f32, %o: f32):
     %n = arith.negf %a : f32
     linalg.yield %n : f32
+  }
+  return
+}
+
+// -----
+
+// A bool buffer is a byte per element, an LLVM vector lane a bit: no
+// vectors for i1.
+// CHECK-LABEL: func.func @bools
+// CHECK-NOT: vector.load
+// CHECK: memref.load
+func.func @bools(%x: memref<16xi1>, %y: memref<16xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<16xi1>) outs(%y : memref<16xi1>) attrs = {kf.kernel = "pointwise_not_0"} {
+  ^bb0(%a: i1, %o: i1):
+    %t = arith.constant true
+    %n = arith.xori %a, %t : i1
+    linalg.yield %n : i1
   }
   return
 }
@@ -99,5 +147,3 @@ func.func @untagged(%x: memref<4xf32>, %y: memref<4xf32>) {
   }
   return
 }
-
-// BADBLOCK: error: kf-map-kernels-to-gpu: block-size must be a multiple of 32 from 32 to 1024, got 100
