@@ -91,6 +91,8 @@ struct KfFormKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The switches of KfFusionOptions (Passes.td), as kf-kernel-report
+    // passes them on.
     FusionOptions options;
     options.enabled = fusion == "on";
     options.maxOps = maxOps;

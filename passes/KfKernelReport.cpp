@@ -30,6 +30,7 @@ struct KfKernelReportPass
     auto copy = cast<ModuleOp>(b.clone(*module));
     KfFormKernelsOptions options;
     options.fusion = fused ? fusion.getValue() : "none";
+    // The same switches as this pass's (both take KfFusionOptions).
     options.maxOps = maxOps;
     options.pointwise = pointwise;
     options.reductionPrologue = reductionPrologue;

@@ -73,6 +73,28 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
   ];
 }
 
+// The fusion switches, shared by kf-form-kernels and kf-kernel-report so
+// that the report shows what the pass does with the same options.
+defvar KfFusionOptions = [
+  Option<"fusion", "fusion", "std::string", "\"on\"",
+         "on, or none for eager boundaries (one kernel per op)">,
+  Option<"maxOps", "max-ops", "unsigned", "0",
+         "most ops in one kernel (0: no limit)">,
+  Option<"pointwise", "pointwise", "bool", "true", "rule: elementwise chains">,
+  Option<"reductionPrologue", "reduction-prologue", "bool", "true",
+         "rule: elementwise into a reduction">,
+  Option<"reductionEpilogue", "reduction-epilogue", "bool", "true",
+         "rule: elementwise after a reduction">,
+  Option<"rowPersistent", "row-persistent", "bool", "true",
+         "rule: a row reduction read back over its rows">,
+  Option<"matmulEpilogue", "matmul-epilogue", "bool", "true",
+         "rule: elementwise after a matmul">,
+  Option<"reshape", "reshape", "bool", "true",
+         "rule: elementwise across a reshape">,
+  Option<"recompute", "recompute", "bool", "true",
+         "rule: recompute a cheap producer in its consumer">,
+];
+
 def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
   let summary = "Group linalg ops into kernels: one kf.kernel region per launch";
   let description = [{
@@ -117,24 +139,7 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"fusion", "fusion", "std::string", "\"on\"",
-           "on, or none for eager boundaries (one kernel per op)">,
-    Option<"maxOps", "max-ops", "unsigned", "0",
-           "most ops in one kernel (0: no limit)">,
-    Option<"pointwise", "pointwise", "bool", "true", "rule: elementwise chains">,
-    Option<"reductionPrologue", "reduction-prologue", "bool", "true",
-           "rule: elementwise into a reduction">,
-    Option<"reductionEpilogue", "reduction-epilogue", "bool", "true",
-           "rule: elementwise after a reduction">,
-    Option<"rowPersistent", "row-persistent", "bool", "true",
-           "rule: a row reduction read back over its rows">,
-    Option<"matmulEpilogue", "matmul-epilogue", "bool", "true",
-           "rule: elementwise after a matmul">,
-    Option<"reshape", "reshape", "bool", "true",
-           "rule: elementwise across a reshape">,
-    Option<"recompute", "recompute", "bool", "true",
-           "rule: recompute a cheap producer in its consumer">,
+  let options = KfFusionOptions # [
     Option<"mergeBodies", "merge-bodies", "bool", "true",
            "merge the linalg ops inside each kernel (upstream fusion)">,
   ];
@@ -167,21 +172,7 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
     Option<"format", "format", "std::string", "\"text\"", "text or json">,
     ListOption<"dims", "dims", "std::string",
                "values of the dynamic dims: d0=1024,d1=8">,
-    Option<"fusion", "fusion", "std::string", "\"on\"",
-           "as kf-form-kernels">,
-    Option<"maxOps", "max-ops", "unsigned", "0", "as kf-form-kernels">,
-    Option<"pointwise", "pointwise", "bool", "true", "as kf-form-kernels">,
-    Option<"reductionPrologue", "reduction-prologue", "bool", "true",
-           "as kf-form-kernels">,
-    Option<"reductionEpilogue", "reduction-epilogue", "bool", "true",
-           "as kf-form-kernels">,
-    Option<"rowPersistent", "row-persistent", "bool", "true",
-           "as kf-form-kernels">,
-    Option<"matmulEpilogue", "matmul-epilogue", "bool", "true",
-           "as kf-form-kernels">,
-    Option<"reshape", "reshape", "bool", "true", "as kf-form-kernels">,
-    Option<"recompute", "recompute", "bool", "true", "as kf-form-kernels">,
-  ];
+  ] # KfFusionOptions;
   // It runs kf-to-linalg and kf-form-kernels on a copy of the module.
   let dependentDialects = [
     "::kfuse::kf::KfDialect", "::mlir::arith::ArithDialect",

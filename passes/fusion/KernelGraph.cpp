@@ -1,5 +1,6 @@
 //===- KernelGraph.cpp - the kernels of a function and their edges --------===//
 #include "passes/fusion/KernelGraph.h"
+#include "passes/analysis/Views.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -98,14 +99,8 @@ std::optional<unsigned> KernelGraph::producerOf(Value v,
   while (Operation *def = v.getDefiningOp()) {
     if (auto it = nodeOf.find(def); it != nodeOf.end())
       return it->second;
-    Value src;
-    if (auto c = dyn_cast<tensor::CollapseShapeOp>(def))
-      src = c.getSrc();
-    else if (auto e = dyn_cast<tensor::ExpandShapeOp>(def))
-      src = e.getSrc();
-    else if (auto cast = dyn_cast<tensor::CastOp>(def))
-      src = cast.getSource();
-    else
+    Value src = analysis::viewSource(v);
+    if (!src)
       return std::nullopt;
     // Adding or removing unit dims keeps the element order and structure.
     auto before = cast<RankedTensorType>(src.getType()).getShape();

@@ -1,5 +1,6 @@
 //===- CountTraffic.cpp - what each kernel reads and writes ---------------===//
 #include "passes/report/KernelReport.h"
+#include "passes/analysis/Views.h"
 
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,16 +18,8 @@ namespace {
 /// Reshapes and casts are views: a kernel reading one reads the tensor
 /// underneath.
 Value underlyingTensor(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto c = dyn_cast<tensor::CollapseShapeOp>(def))
-      v = c.getSrc();
-    else if (auto e = dyn_cast<tensor::ExpandShapeOp>(def))
-      v = e.getSrc();
-    else if (auto cast = dyn_cast<tensor::CastOp>(def))
-      v = cast.getSource();
-    else
-      break;
-  }
+  while (Value src = analysis::viewSource(v))
+    v = src;
   return v;
 }
 
