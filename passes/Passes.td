@@ -292,4 +292,33 @@ def KfCheckGpuTarget : Pass<"kf-check-gpu-target", "mlir::ModuleOp"> {
   ];
 }
 
+def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {
+  let summary = "Run each gpu.launch as loops on the host (tests without a GPU)";
+  let description = [{
+    Replaces every `gpu.launch` that uses no barrier, shuffle or shared
+    memory by loops over its blocks and threads, in order, so that the
+    GPU mapping's index math, vector accesses and masked tails run on the
+    CPU and can be checked against the CPU pipeline. Not part of any
+    compilation pipeline: kf-gpu-emulation-pipeline uses it for tests.
+
+    Before:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %g, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+      ... %bx ... %tx ...
+      gpu.terminator
+    }
+    ```
+    After:
+    ```mlir
+    scf.for %bx = %c0 to %g step %c1 {
+      scf.for %tx = %c0 to %c256 step %c1 {
+        ... %bx ... %tx ...
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // KFUSE_PASSES_TD

@@ -104,6 +104,31 @@ std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
 
 void kfuse::registerKfusePipelines() {
   PassPipelineRegistration<GpuPipelineOptions>(
+      "kf-gpu-emulation-pipeline",
+      "For tests without a GPU: the GPU pipeline up to one gpu.launch per "
+      "kernel, then the launches run as host loops and all is lowered for "
+      "the CPU",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        std::string p = gpuPipeline(GpuStage::Gpu, options.chip,
+                                    options.fusion, options.blockSize);
+        p = p.substr(0, p.rfind(",gpu-kernel-outlining"));
+        p += ",kf-emulate-gpu-launches,"
+             "buffer-deallocation-pipeline,"
+             "convert-linalg-to-loops,"
+             "expand-strided-metadata,"
+             "lower-affine,"
+             "convert-scf-to-cf,"
+             "convert-vector-to-llvm,"
+             "convert-math-to-funcs{convert-ctlz=false},"
+             "convert-math-to-llvm,"
+             "convert-math-to-libm,"
+             "finalize-memref-to-llvm,"
+             "convert-to-llvm,"
+             "reconcile-unrealized-casts";
+        if (failed(parsePassPipeline(p, pm)))
+          llvm::report_fatal_error("kf-gpu-emulation-pipeline does not parse");
+      });
+  PassPipelineRegistration<GpuPipelineOptions>(
       "kf-gpu-pipeline",
       "Lower kf to NVVM/PTX (device) and LLVM with mgpu* calls (host): "
       "kernels, bufferization, one gpu.launch per kernel, outlining, PTX",

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Runs every function of a kf test file fused and unfused; results must agree.
+"""Runs every function of a kf test file two ways; results must agree.
 
 For each public function in FILE whose arguments are ranked tensors, builds
 a @main that calls it on deterministic inputs (dynamic dims get the sizes
 given by a `// DIMS: 3` line, default 3), prints every result as f64, and
-runs it through `kf-cpu-pipeline{fusion=on}` and `{fusion=none}` with
-mlir-runner. The printed arrays must match (NaN matches NaN).
+runs it through two kfuse-opt pipelines with mlir-runner: by default
+`--kf-cpu-pipeline=fusion=on` against `--kf-cpu-pipeline=fusion=none`
+(fusion never changes a result); `--candidate` names another, such as the
+GPU mapping run as host loops (`--kf-gpu-emulation-pipeline`). The printed
+arrays must match (NaN matches NaN).
 
-usage: fusion_diff.py --kfuse-opt PATH --runner 'CMD' FILE
+usage: fusion_diff.py --kfuse-opt PATH --runner 'CMD' [--candidate FLAG] FILE
 Prints "fusion-diff: N functions, M arrays agree" or the first difference.
 """
 import argparse
@@ -84,15 +87,15 @@ def harness(source, dyn):
     return "\n".join(out), funcs
 
 
-def run(kfuse_opt, runner, module, fusion):
-    lowered = subprocess.run([kfuse_opt, f"--kf-cpu-pipeline=fusion={fusion}"],
+def run(kfuse_opt, runner, module, pipeline):
+    lowered = subprocess.run([kfuse_opt, pipeline],
                              input=module, capture_output=True, text=True)
     if lowered.returncode:
-        sys.exit(f"fusion-diff: kfuse-opt (fusion={fusion}) failed:\n{lowered.stderr}")
+        sys.exit(f"fusion-diff: kfuse-opt {pipeline} failed:\n{lowered.stderr}")
     ran = subprocess.run(runner, shell=True, input=lowered.stdout,
                          capture_output=True, text=True)
     if ran.returncode:
-        sys.exit(f"fusion-diff: runner (fusion={fusion}) failed:\n{ran.stderr}")
+        sys.exit(f"fusion-diff: runner ({pipeline}) failed:\n{ran.stderr}")
     blocks = re.split(r"Unranked Memref[^\n]*\n", ran.stdout)[1:]
     num = re.compile(r"-?nan|-?inf|[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
     return [np.array([float(x) for x in num.findall(b)]) for b in blocks]
@@ -102,18 +105,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kfuse-opt", required=True)
     ap.add_argument("--runner", required=True)
+    ap.add_argument("--candidate", default="--kf-cpu-pipeline=fusion=on")
+    ap.add_argument("--reference", default="--kf-cpu-pipeline=fusion=none")
     ap.add_argument("file")
     a = ap.parse_args()
     source = open(a.file, encoding="utf-8").read()
     m = re.search(r"// DIMS: (\d+)", source)
     module, funcs = harness(source, m.group(1) if m else "3")
-    fused = run(a.kfuse_opt, a.runner, module, "on")
-    eager = run(a.kfuse_opt, a.runner, module, "none")
+    fused = run(a.kfuse_opt, a.runner, module, a.candidate)
+    eager = run(a.kfuse_opt, a.runner, module, a.reference)
     if len(fused) != len(eager) or not fused:
         sys.exit(f"fusion-diff: {len(fused)} arrays fused, {len(eager)} unfused")
     for i, (f, e) in enumerate(zip(fused, eager)):
         if f.shape != e.shape or not np.allclose(f, e, rtol=1e-6, atol=1e-9, equal_nan=True):
-            sys.exit(f"fusion-diff: array #{i} differs\n  fused   {f}\n  unfused {e}")
+            sys.exit(f"fusion-diff: array #{i} differs\n  {a.candidate}: {f}\n  {a.reference}: {e}")
     print(f"fusion-diff: {len(funcs)} functions, {len(fused)} arrays agree")
 
 
