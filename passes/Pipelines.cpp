@@ -34,6 +34,7 @@ std::string cpuPipeline(const CpuPipelineOptions &options) {
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          "buffer-deallocation-pipeline,"
+         "convert-bufferization-to-memref," // the clones deallocation adds
          "convert-linalg-to-loops,"
          "expand-strided-metadata,"
          "lower-affine,"
@@ -114,6 +115,7 @@ void kfuse::registerKfusePipelines() {
         p = p.substr(0, p.rfind(",gpu-kernel-outlining"));
         p += ",kf-emulate-gpu-launches,"
              "buffer-deallocation-pipeline,"
+         "convert-bufferization-to-memref," // the clones deallocation adds
              "convert-linalg-to-loops,"
              "expand-strided-metadata,"
              "lower-affine,"

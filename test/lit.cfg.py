@@ -53,6 +53,23 @@ config.substitutions.append(
     )
 )
 
+# Random programs, fused against unfused (see test/tools/kf_fuzz.py).
+config.substitutions.append(
+    (
+        "%kf-fuzz",
+        sys.executable
+        + " "
+        + os.path.join(config.test_source_root, "tools", "kf_fuzz.py")
+        + " --kfuse-opt "
+        + os.path.join(config.kfuse_tools_dir, "kfuse-opt")
+        + " --runner '"
+        + os.path.join(config.llvm_tools_dir, "mlir-runner")
+        + " -e main -entry-point-result=void -shared-libs="
+        + runner_libs
+        + "'",
+    )
+)
+
 llvm_config.add_tool_substitutions(
     ["kfuse-opt", "kfuse-compile"], [config.kfuse_tools_dir]
 )

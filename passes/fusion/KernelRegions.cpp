@@ -1,6 +1,7 @@
 //===- KernelRegions.cpp - kernels as kf.kernel regions -------------------===//
 #include "passes/fusion/KernelRegions.h"
 
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -96,41 +97,40 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
   for (unsigned gid : order) {
     llvm::SetVector<Operation *> &region = members[gid];
     // Pull in the free ops whose users are all in the region (inits,
-    // fills, reshapes between members), until nothing changes.
+    // fills, reshapes between members), until nothing changes. A free op
+    // between members that is also read outside (a keepdim reshape of a
+    // reduction that another kernel reads too) is cloned: the region gets
+    // its own copy, so the kernel never reads a value made from its own
+    // result outside it.
     for (bool changed = true; changed;) {
       changed = false;
       for (Operation &op : body) {
         if (region.contains(&op) || !isFreeOp(&op) || op.use_empty())
           continue;
-        if (llvm::all_of(op.getUsers(),
-                         [&](Operation *u) { return region.contains(u); }))
+        auto inRegion = [&](Operation *u) { return region.contains(u); };
+        if (llvm::all_of(op.getUsers(), inRegion)) {
           changed |= region.insert(&op);
+          continue;
+        }
+        bool readsRegion = llvm::any_of(op.getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && region.contains(def);
+        });
+        if (!readsRegion || llvm::none_of(op.getUsers(), inRegion))
+          continue;
+        OpBuilder b(&op);
+        Operation *copy = b.clone(op);
+        for (auto [from, to] : llvm::zip(op.getResults(), copy->getResults()))
+          from.replaceUsesWithIf(to, [&](OpOperand &use) {
+            return region.contains(use.getOwner());
+          });
+        region.insert(copy);
+        changed = true;
       }
     }
     SmallVector<Operation *> ops(region.begin(), region.end());
     llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     Operation *last = ops.back();
-
-    // Ops between the first and last member that read region values must
-    // run after the kernel; by construction none of them feeds the region.
-    SmallVector<Operation *> after;
-    llvm::DenseSet<Value> produced;
-    for (Operation *op : ops)
-      produced.insert(op->result_begin(), op->result_end());
-    for (Operation *op = ops.front(); op != last; op = op->getNextNode()) {
-      if (region.contains(op))
-        continue;
-      bool reads = llvm::any_of(op->getOperands(),
-                                [&](Value v) { return produced.contains(v); });
-      if (!reads)
-        continue;
-      for (Operation *user : op->getUsers())
-        if (region.contains(user))
-          return func.emitError("kf-form-kernels: ")
-                 << *op << " both reads and feeds one kernel";
-      after.push_back(op);
-      produced.insert(op->result_begin(), op->result_end());
-    }
 
     // The kernel's results: region values used outside the region.
     SmallVector<Value> outputs;
@@ -164,16 +164,18 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
       v.replaceUsesWithIf(r, [&](OpOperand &use) {
         return !kernel->isProperAncestor(use.getOwner());
       });
-    Operation *insertAfter = kernel;
-    for (Operation *op : after) {
-      op->moveAfter(insertAfter);
-      insertAfter = op;
-    }
     for (unsigned n : plan.groups[gid])
       formed.kernelOfNode[n] = formed.kernels.size();
     formed.kernels.push_back(kernel);
   }
-  // kernelOfNode was filled in formation order, which is program order.
+  // Each kernel sits where its last member was. When groups interleave, a
+  // kernel may now come before one it reads, or an op between two members
+  // before the kernel it reads: a stable topological sort (upstream's, which
+  // follows the kernels' implicit captures) restores dominance. The plan has
+  // no cycle between kernels, so such an order exists.
+  if (!sortTopologically(&body, body.without_terminator()))
+    return func.emitError("kf-form-kernels: the kernels depend on each other "
+                          "in a cycle");
   return formed;
 }
 

@@ -9,16 +9,16 @@ namespace kfuse::fusion {
 
 /// The kernel that holds each graph node, once regions exist.
 struct FormedKernels {
-  std::vector<kf::KernelOp> kernels;   // in program order
+  std::vector<kf::KernelOp> kernels;   // in the order they were named
   std::vector<unsigned> kernelOfNode;  // node -> index in `kernels`
 };
 
 /// Applies `plan` to the function `graph` was built from: clones the
 /// recomputed producers into their consumers, then wraps each group in a
 /// kf.kernel named `<kind>_<ops>_<index>` with `index` counted from
-/// `nextIndex` (bumped). Reports an error and fails when an op between two
-/// members both reads and feeds their kernel (the plan's cycle check rules
-/// this out for kernel ops; this guards the ops around them).
+/// `nextIndex` (bumped), in the order of their last members. Reports an
+/// error and fails if the kernels cannot be ordered (a cycle, which the
+/// plan rules out).
 mlir::FailureOr<FormedKernels> formKernelRegions(mlir::func::FuncOp func,
                                                  const KernelGraph &graph,
                                                  const FusionPlan &plan,
