@@ -6,9 +6,11 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
 #include <numeric>
 
 using namespace mlir;
@@ -112,14 +114,33 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
           changed |= region.insert(&op);
           continue;
         }
-        bool readsRegion = llvm::any_of(op.getOperands(), [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          return def && region.contains(def);
-        });
-        if (!readsRegion || llvm::none_of(op.getUsers(), inRegion))
+        if (llvm::none_of(op.getUsers(), inRegion))
+          continue;
+        // Clone the chain of free ops from the region's values to here.
+        IRMapping mapping;
+        std::function<bool(Operation *)> derived = [&](Operation *f) {
+          bool any = false;
+          for (Value v : f->getOperands()) {
+            Operation *def = v.getDefiningOp();
+            if (!def)
+              continue;
+            if (region.contains(def)) {
+              any = true;
+            } else if (isFreeOp(def) && derived(def)) {
+              any = true;
+              if (!mapping.contains(def->getResult(0))) {
+                OpBuilder cb(def);
+                Operation *c = cb.clone(*def, mapping);
+                region.insert(c);
+              }
+            }
+          }
+          return any;
+        };
+        if (!derived(&op))
           continue;
         OpBuilder b(&op);
-        Operation *copy = b.clone(op);
+        Operation *copy = b.clone(op, mapping);
         for (auto [from, to] : llvm::zip(op.getResults(), copy->getResults()))
           from.replaceUsesWithIf(to, [&](OpOperand &use) {
             return region.contains(use.getOwner());

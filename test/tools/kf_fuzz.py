@@ -93,6 +93,11 @@ class Program:
             self.new_arg()
         for _ in range(nops):
             self.add_op()
+        # Several outputs: the last 1 to 3 values made (chosen once, so the
+        # program's text is the same however often it is printed).
+        produced = [v for v in self.vals if v[0].startswith("%v")]
+        k = min(len(produced), rng.randint(1, 3))
+        self.outputs = produced[-k:] if produced else [self.args[0]]
 
     def new_arg(self, shape=None, dtype=None):
         rng = self.rng
@@ -275,10 +280,8 @@ class Program:
 
     def text(self, lines=None, outputs=None):
         lines = self.lines if lines is None else lines
-        produced = [v for v in self.vals if v[0].startswith("%v") and int(v[0][2:]) < len(lines)]
         if outputs is None:
-            k = min(len(produced), self.rng.randint(1, 3))
-            outputs = produced[-k:] if produced else [self.args[0]]
+            outputs = self.outputs
         args = ", ".join(f"{n}: {ttype(s, t)}" for n, s, t in self.args)
         rets = ", ".join(ttype(s, t) for _, s, t in outputs)
         return (f"func.func @{self.name}({args}) -> ({rets}) {{\n" + "\n".join(lines) +
