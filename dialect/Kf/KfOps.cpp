@@ -57,6 +57,9 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
                                           SmallVectorImpl<Type> &types) {
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   ArrayRef<int64_t> shape = adaptor.getShape();
+  if (failed(verifyElementCount(loc, "kf.reshape", input.getShape())) ||
+      failed(verifyElementCount(loc, "kf.reshape", shape)))
+    return failure();
   int64_t inferred = -1, known = 1;
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (d == -1) {
@@ -109,6 +112,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
     if (ok)
       seen[p] = true;
   }
+  if (failed(verifyElementCount(loc, "kf.transpose", input.getShape())))
+    return failure();
   if (!ok)
     return emitOptionalError(loc, "'kf.transpose' ", str(perm),
                              " is not a permutation of the ", input.getRank(),
@@ -143,6 +148,8 @@ LogicalResult BroadcastToOp::inferReturnTypes(MLIRContext *,
     else
       out.push_back(d); // a dynamic input dim is checked at run time
   }
+  if (failed(verifyElementCount(loc, "kf.broadcast_to", out)))
+    return failure();
   types.push_back(input.clone(out));
   return success();
 }
@@ -180,6 +187,9 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> out = *batch;
   out.push_back(lhs.getShape().drop_back().back());
   out.push_back(rhs.getShape().back());
+  for (ArrayRef<int64_t> s : {lhs.getShape(), rhs.getShape(), ArrayRef<int64_t>(out)})
+    if (failed(verifyElementCount(loc, "kf.matmul", s)))
+      return failure();
   types.push_back(RankedTensorType::get(out, elt));
   return success();
 }

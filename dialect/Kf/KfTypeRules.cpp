@@ -4,6 +4,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -83,6 +84,16 @@ FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
   return out;
 }
 
+LogicalResult verifyElementCount(std::optional<Location> loc, StringRef op,
+                                 ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (!ShapedType::isDynamic(d) && llvm::MulOverflow(n, d, n))
+      return emitOptionalError(loc, "'", op, "' tensor ", shapeToString(shape),
+                               " has more than 2^63 - 1 elements");
+  return success();
+}
+
 std::string shapeToString(ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";
@@ -149,6 +160,8 @@ LogicalResult inferElementwiseResult(std::optional<Location> loc, StringRef op,
     break;
   }
   }
+  if (failed(verifyElementCount(loc, op, shape)))
+    return failure();
   results.push_back(RankedTensorType::get(shape, elt));
   return success();
 }
@@ -191,7 +204,8 @@ LogicalResult inferReductionResult(std::optional<Location> loc, StringRef op,
                                    bool keepdim, DtypeRule rule,
                                    SmallVectorImpl<Type> &results) {
   auto input = cast<RankedTensorType>(inputType);
-  if (dims && failed(verifyDims(loc, op, input.getRank(), *dims)))
+  if (failed(verifyElementCount(loc, op, input.getShape())) ||
+      (dims && failed(verifyDims(loc, op, input.getRank(), *dims))))
     return failure();
   Type in = input.getElementType();
   Type elt = in;

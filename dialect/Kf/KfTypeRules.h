@@ -46,6 +46,12 @@ mlir::Type resultElementType(mlir::TypeRange operandTypes);
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
+/// Refuses a static shape with more than 2^63 - 1 elements (PyTorch's
+/// limit; beyond it element counts overflow). Dynamic dims are not counted.
+llvm::LogicalResult verifyElementCount(std::optional<mlir::Location> loc,
+                                       llvm::StringRef op,
+                                       llvm::ArrayRef<int64_t> shape);
+
 /// Shape text for diagnostics: "4x?x8" or "scalar".
 std::string shapeToString(llvm::ArrayRef<int64_t> shape);
 

@@ -11,6 +11,7 @@
 #include "passes/gpu/GpuTarget.h"
 #include "tools/kfuse-compile/KernelManifest.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -146,6 +147,9 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1; // the parser reported where
+  if (llvm::none_of(module->getOps<func::FuncOp>(),
+                    [](func::FuncOp f) { return !f.isExternal(); }))
+    return fail(inputFile + " defines no function to compile");
 
   // Run the stages in order, keeping what --dump-dir and kernels.json need.
   std::vector<std::pair<std::string, std::string>> dumps = {

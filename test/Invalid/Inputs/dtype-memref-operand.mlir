@@ -1,0 +1,4 @@
+func.func @f(%a: memref<4xf32>) {
+  %0 = kf.exp %a : memref<4xf32>
+  return
+}

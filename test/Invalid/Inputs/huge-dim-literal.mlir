@@ -1,0 +1,3 @@
+func.func @f(%a: tensor<18446744073709551616xf32>) {
+  return
+}

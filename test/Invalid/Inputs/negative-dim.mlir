@@ -1,0 +1,3 @@
+func.func @f(%a: tensor<-3xf32>) {
+  return
+}

@@ -1,0 +1,4 @@
+func.func @f(%a: tensor<8xf32>) {
+  %0 = kf.reshape %a : tensor<8xf32>
+  return
+}

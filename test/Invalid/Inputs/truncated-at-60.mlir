@@ -1,0 +1,1 @@
+func.func @f(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor
