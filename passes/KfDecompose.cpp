@@ -28,7 +28,7 @@ struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
   LogicalResult matchAndRewrite(SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto dims = rewriter.getDenseI64ArrayAttr({op.getDim()});
+    auto dims = rewriter.getDenseI64ArrayAttr({static_cast<int64_t>(op.getDim())});
     Value e = ExpOp::create(rewriter, loc,
                             shiftByMax(rewriter, loc, op.getInput(), dims));
     Value z = SumOp::create(rewriter, loc, e, dims, rewriter.getUnitAttr());
@@ -42,7 +42,7 @@ struct DecomposeLogSoftmax : OpRewritePattern<LogSoftmaxOp> {
   LogicalResult matchAndRewrite(LogSoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto dims = rewriter.getDenseI64ArrayAttr({op.getDim()});
+    auto dims = rewriter.getDenseI64ArrayAttr({static_cast<int64_t>(op.getDim())});
     Value s = shiftByMax(rewriter, loc, op.getInput(), dims);
     Value z = SumOp::create(rewriter, loc, ExpOp::create(rewriter, loc, s),
                             dims, rewriter.getUnitAttr());

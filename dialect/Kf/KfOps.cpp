@@ -207,7 +207,7 @@ LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
 }
 LogicalResult SoftmaxOp::verify() {
   return verifyDims(getLoc(), getOperationName(), getInput().getType().getRank(),
-                    {getDim()});
+                    {static_cast<int64_t>(getDim())});
 }
 
 LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
@@ -219,7 +219,7 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
 }
 LogicalResult LogSoftmaxOp::verify() {
   return verifyDims(getLoc(), getOperationName(), getInput().getType().getRank(),
-                    {getDim()});
+                    {static_cast<int64_t>(getDim())});
 }
 
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,

@@ -288,7 +288,8 @@ private:
   void recompute(FusionPlan &plan) {
     if (!opt.enabled || !opt.recompute)
       return;
-    for (auto [i, e] : llvm::enumerate(g.edges)) {
+    for (unsigned i = 0; i < g.edges.size(); ++i) {
+      const Edge &e = g.edges[i]; // not a structured binding: lambdas use it
       const Node &p = g.nodes[e.producer];
       unsigned cg = groupOf[e.consumer];
       if (plan.decisions[i].reason == Reason::Fused ||

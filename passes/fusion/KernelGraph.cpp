@@ -46,8 +46,11 @@ static Domain dropUnitDims(const Domain &d) {
 
 KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
   for (Operation &op : func.getBody().front()) {
+    // Kernels are formed on tensors; linalg on buffers (past bufferization)
+    // is left alone.
     auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
-    if (!linalgOp || isAccumulatorFill(&op))
+    if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+        isAccumulatorFill(&op))
       continue;
     Node node;
     node.op = &op;
