@@ -22,29 +22,36 @@ struct CpuPipelineOptions : PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init("on")};
 };
 
-/// kf to LLVM for the host CPU. Kernels are formed as for the GPU (so the
-/// CPU runs the same fused computations) and then spliced back in place;
-/// bufferization, loops and LLVM follow. The math ops the LLVM dialect
-/// lacks (erf, tanh, ipowi) become libm calls or functions.
-std::string cpuPipeline(const CpuPipelineOptions &options) {
-  return "kf-to-linalg,"
-         "kf-form-kernels{fusion=" + options.fusion.getValue() + "},"
-         "kf-inline-kernels,"
-         "canonicalize,"
-         "one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map},"
-         "buffer-deallocation-pipeline,"
+/// Buffers to LLVM for the host CPU, shared by the CPU pipeline and the GPU
+/// emulation: deallocation, loops, and the math ops the LLVM dialect lacks
+/// (erf, tanh, ipowi) as libm calls or functions.
+std::string cpuLowering() {
+  return "buffer-deallocation-pipeline,"
          "convert-bufferization-to-memref," // the clones deallocation adds
          "convert-linalg-to-loops,"
          "expand-strided-metadata,"
          "lower-affine,"
          "convert-scf-to-cf,"
+         "convert-vector-to-llvm,"
          "convert-math-to-funcs{convert-ctlz=false},"
          "convert-math-to-llvm,"
          "convert-math-to-libm,"
          "finalize-memref-to-llvm,"
          "convert-to-llvm,"
          "reconcile-unrealized-casts";
+}
+
+/// kf to LLVM for the host CPU. Kernels are formed as for the GPU (so the
+/// CPU runs the same fused computations) and then spliced back in place;
+/// bufferization and cpuLowering follow.
+std::string cpuPipeline(const CpuPipelineOptions &options) {
+  return "kf-to-linalg,"
+         "kf-form-kernels{fusion=" + options.fusion.getValue() + "},"
+         "kf-inline-kernels,"
+         "canonicalize,"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map}," +
+         cpuLowering();
 }
 struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU chip (sm_75 .. sm_90)"),
@@ -113,20 +120,7 @@ void kfuse::registerKfusePipelines() {
         std::string p = gpuPipeline(GpuStage::Gpu, options.chip,
                                     options.fusion, options.blockSize);
         p = p.substr(0, p.rfind(",gpu-kernel-outlining"));
-        p += ",kf-emulate-gpu-launches,"
-             "buffer-deallocation-pipeline,"
-         "convert-bufferization-to-memref," // the clones deallocation adds
-             "convert-linalg-to-loops,"
-             "expand-strided-metadata,"
-             "lower-affine,"
-             "convert-scf-to-cf,"
-             "convert-vector-to-llvm,"
-             "convert-math-to-funcs{convert-ctlz=false},"
-             "convert-math-to-llvm,"
-             "convert-math-to-libm,"
-             "finalize-memref-to-llvm,"
-             "convert-to-llvm,"
-             "reconcile-unrealized-casts";
+        p += ",kf-emulate-gpu-launches," + cpuLowering();
         if (failed(parsePassPipeline(p, pm)))
           llvm::report_fatal_error("kf-gpu-emulation-pipeline does not parse");
       });

@@ -36,39 +36,24 @@ config.substitutions.append(
     ("%numpy-check", sys.executable + " " + os.path.join(config.test_source_root, "tools", "numpy_check.py"))
 )
 
-# Runs every function of a test fused and unfused and compares the results.
-config.substitutions.append(
-    (
-        "%fusion-diff",
-        sys.executable
-        + " "
-        + os.path.join(config.test_source_root, "tools", "fusion_diff.py")
-        + " --kfuse-opt "
-        + os.path.join(config.kfuse_tools_dir, "kfuse-opt")
-        + " --runner '"
-        + os.path.join(config.llvm_tools_dir, "mlir-runner")
-        + " -e main -entry-point-result=void -shared-libs="
-        + runner_libs
-        + "'",
-    )
-)
+def python_tool(script):
+    """A test tool of test/tools that runs kfuse-opt programs on the CPU."""
+    runner = " ".join([
+        os.path.join(config.llvm_tools_dir, "mlir-runner"),
+        "-e main -entry-point-result=void -shared-libs=" + runner_libs,
+    ])
+    return " ".join([
+        sys.executable,
+        os.path.join(config.test_source_root, "tools", script),
+        "--kfuse-opt", os.path.join(config.kfuse_tools_dir, "kfuse-opt"),
+        "--runner '" + runner + "'",
+    ])
 
+
+# Runs every function of a test through two pipelines and compares results.
+config.substitutions.append(("%fusion-diff", python_tool("fusion_diff.py")))
 # Random programs, fused against unfused (see test/tools/kf_fuzz.py).
-config.substitutions.append(
-    (
-        "%kf-fuzz",
-        sys.executable
-        + " "
-        + os.path.join(config.test_source_root, "tools", "kf_fuzz.py")
-        + " --kfuse-opt "
-        + os.path.join(config.kfuse_tools_dir, "kfuse-opt")
-        + " --runner '"
-        + os.path.join(config.llvm_tools_dir, "mlir-runner")
-        + " -e main -entry-point-result=void -shared-libs="
-        + runner_libs
-        + "'",
-    )
-)
+config.substitutions.append(("%kf-fuzz", python_tool("kf_fuzz.py")))
 
 llvm_config.add_tool_substitutions(
     ["kfuse-opt", "kfuse-compile"], [config.kfuse_tools_dir]
