@@ -22,6 +22,14 @@ struct CpuPipelineOptions : PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init("on")};
 };
 
+/// Kernels spliced in place and bufferized with identity layouts across
+/// function boundaries: shared by the CPU and GPU pipelines.
+constexpr const char *kBufferize =
+    "kf-inline-kernels,"
+    "canonicalize,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},";
+
 /// Buffers to LLVM for the host CPU, shared by the CPU pipeline and the GPU
 /// emulation: deallocation, loops, and the math ops the LLVM dialect lacks
 /// (erf, tanh, ipowi) as libm calls or functions.
@@ -46,12 +54,8 @@ std::string cpuLowering() {
 /// bufferization and cpuLowering follow.
 std::string cpuPipeline(const CpuPipelineOptions &options) {
   return "kf-to-linalg,"
-         "kf-form-kernels{fusion=" + options.fusion.getValue() + "},"
-         "kf-inline-kernels,"
-         "canonicalize,"
-         "one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map}," +
-         cpuLowering();
+         "kf-form-kernels{fusion=" + options.fusion.getValue() + "}," +
+         kBufferize + cpuLowering();
 }
 struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU chip (sm_75 .. sm_90)"),
@@ -77,11 +81,7 @@ std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
   if (until == GpuStage::Kernels)
     return p.substr(0, p.size() - 1); // drop the trailing comma
   // Each kernel becomes one gpu.launch named after it, then a gpu.func.
-  p += "kf-tag-gpu-kernels,"
-       "kf-inline-kernels,"
-       "canonicalize,"
-       "one-shot-bufferize{bufferize-function-boundaries "
-       "function-boundary-type-conversion=identity-layout-map},"
+  p += std::string("kf-tag-gpu-kernels,") + kBufferize +
        "kf-map-kernels-to-gpu{block-size=" + std::to_string(blockSize) + "},"
        "gpu-kernel-outlining,";
   if (until == GpuStage::Gpu)
