@@ -213,6 +213,11 @@ def KfTagGpuKernels : Pass<"kf-tag-gpu-kernels", "mlir::ModuleOp"> {
     computed. Kernels the GPU mapping does not handle yet (reductions,
     matmuls, transposes) are refused with the kernel's name.
 
+    With `serial-fallback` (the host CPU runtime), a kernel the flat
+    mapping cannot serve is not refused: its ops are also marked
+    `kf.serial`, and kf-map-kernels-to-gpu runs it as one launch of one
+    thread.
+
     Before:
     ```mlir
     %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
@@ -223,6 +228,11 @@ def KfTagGpuKernels : Pass<"kf-tag-gpu-kernels", "mlir::ModuleOp"> {
     After: the same, with `{kf.kernel = "pointwise_add_relu_0"}` on the
     linalg.generic.
   }];
+  let options = [
+    Option<"serialFallback", "serial-fallback", "bool", "false",
+           "mark kernels the flat mapping cannot serve kf.serial instead of "
+           "refusing them (host CPU kernels only)">,
+  ];
 }
 
 def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
@@ -290,6 +300,95 @@ def KfCheckGpuTarget : Pass<"kf-check-gpu-target", "mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_75\"", "the GPU chip">,
   ];
+}
+
+def KfDeviceBuffers : Pass<"kf-device-buffers", "mlir::ModuleOp"> {
+  let summary = "Allocate, copy and free the host code's buffers on the device";
+  let description = [{
+    Runs after the kernels are launches: outside them, `memref.alloc`,
+    `memref.dealloc` and `memref.copy` become `gpu.alloc`, `gpu.dealloc` and
+    `gpu.memcpy` (which gpu-to-llvm lowers to the runtime's mgpuMemAlloc,
+    mgpuMemFree and mgpuMemcpy), and a constant global gets a device copy
+    for the call. Host code that would read or write a buffer element is
+    refused: on a GPU that memory is not the host's.
+
+    Before:
+    ```mlir
+    %c = memref.alloc(%n) {alignment = 64 : i64} : memref<?xf32>
+    gpu.launch_func @kfuse_kernels::@pointwise_add_0 ... args(%a, %b, %c ...)
+    ```
+    After:
+    ```mlir
+    %c = gpu.alloc (%n) : memref<?xf32>
+    gpu.launch_func @kfuse_kernels::@pointwise_add_0 ... args(%a, %b, %c ...)
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def KfHostKernels : Pass<"kf-host-kernels", "mlir::ModuleOp"> {
+  let summary = "Turn each outlined gpu.func into a host function that runs one block";
+  let description = [{
+    For the CPU runtime: the kernels of a `gpu.module` become host functions
+    `__kfuse_host_<module>_<kernel>` taking the kernel's arguments, then
+    the grid size, block size and block id (x, y, z each); the block's
+    threads run as loops (x innermost). The module becomes a `gpu.binary`
+    whose object reads `KFUSE-HOST-MODULE:<prefix>`, so that the host code's
+    gpu.launch_func still goes through mgpuModuleLoad and mgpuLaunchKernel,
+    and the kfuse runtime runs each block on a worker thread. Kernels whose
+    threads synchronize (barriers, shuffles, shared memory) are refused.
+
+    Before:
+    ```mlir
+    gpu.module @kfuse_kernels {
+      gpu.func @pointwise_add_0(%a: memref<?xf32>, ...) kernel {
+        %tx = gpu.thread_id x
+        ...
+        gpu.return
+      }
+    }
+    ```
+    After:
+    ```mlir
+    func.func @__kfuse_host_kfuse_kernels_pointwise_add_0(%a: memref<?xf32>,
+        ..., %gx: index, ..., %bx: index, ..., %ix: index, ...) {
+      scf.for %tz ... { scf.for %ty ... { scf.for %tx = %c0 to %bx ... {
+        ...
+      } } }
+      return
+    }
+    gpu.binary @kfuse_kernels [#gpu.object<#nvvm.target, bin = "KFUSE-HOST-MODULE:...">]
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def KfHostKernelAbi : Pass<"kf-host-kernel-abi", "mlir::ModuleOp"> {
+  let summary = "Give each host kernel the runtime's (params, geometry) entry point";
+  let description = [{
+    Runs on the LLVM dialect after kf-host-kernels and the host lowering.
+    gpu-to-llvm passes a launch's arguments as an array of pointers, one per
+    LLVM-level argument; the host kernel is renamed `<name>_block`
+    (internal) and `void <name>(ptr params, ptr geometry)` loads each
+    argument through its pointer and the nine launch sizes from
+    `geometry`, then calls it.
+
+    Before:
+    ```mlir
+    llvm.func @__kfuse_host_kfuse_kernels_k(%p: !llvm.ptr, ..., %iz: i64)
+        attributes {kf.host_kernel = "k"}
+    ```
+    After:
+    ```mlir
+    llvm.func internal @__kfuse_host_kfuse_kernels_k_block(...)
+    llvm.func @__kfuse_host_kfuse_kernels_k(%params: !llvm.ptr, %geometry: !llvm.ptr) {
+      ... llvm.load ...
+      llvm.call @__kfuse_host_kfuse_kernels_k_block(...)
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {

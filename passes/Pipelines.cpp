@@ -33,9 +33,12 @@ constexpr const char *kBufferize =
 /// Buffers to LLVM for the host CPU, shared by the CPU pipeline and the GPU
 /// emulation: deallocation, loops, and the math ops the LLVM dialect lacks
 /// (erf, tanh, ipowi) as libm calls or functions.
-std::string cpuLowering() {
-  return "buffer-deallocation-pipeline,"
-         "convert-bufferization-to-memref," // the clones deallocation adds
+/// Without `dealloc` when deallocation already ran; `gpuHost` lowers the
+/// host side of launches and device buffers (gpu-to-llvm) too.
+std::string cpuLowering(bool dealloc = true, bool gpuHost = false) {
+  return std::string(dealloc ? "buffer-deallocation-pipeline,"
+                               "convert-bufferization-to-memref," // its clones
+                             : "") +
          "convert-linalg-to-loops,"
          "expand-strided-metadata,"
          "lower-affine,"
@@ -44,7 +47,8 @@ std::string cpuLowering() {
          "convert-math-to-funcs{convert-ctlz=false},"
          "convert-math-to-llvm,"
          "convert-math-to-libm,"
-         "finalize-memref-to-llvm,"
+         "finalize-memref-to-llvm," +
+         (gpuHost ? "gpu-to-llvm," : "") +
          "convert-to-llvm,"
          "reconcile-unrealized-casts";
 }
@@ -71,7 +75,8 @@ struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
 } // namespace
 
 std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
-                               llvm::StringRef fusion, unsigned blockSize) {
+                               llvm::StringRef fusion, unsigned blockSize,
+                               bool hostKernels) {
   std::string p =
       "kf-check-gpu-target{chip=" + chip.str() + "},"
       "kf-to-linalg,";
@@ -80,10 +85,16 @@ std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
   p += "kf-form-kernels{fusion=" + fusion.str() + "},";
   if (until == GpuStage::Kernels)
     return p.substr(0, p.size() - 1); // drop the trailing comma
-  // Each kernel becomes one gpu.launch named after it, then a gpu.func.
-  p += std::string("kf-tag-gpu-kernels,") + kBufferize +
+  // Each kernel becomes one gpu.launch named after it, then a gpu.func; the
+  // host's buffers become device buffers, all on one stream.
+  p += std::string("kf-tag-gpu-kernels{serial-fallback=") +
+       (hostKernels ? "true" : "false") + "}," + kBufferize +
+       "buffer-deallocation-pipeline,"
+       "convert-bufferization-to-memref,"
        "kf-map-kernels-to-gpu{block-size=" + std::to_string(blockSize) + "},"
-       "gpu-kernel-outlining,";
+       "gpu-kernel-outlining,"
+       "kf-device-buffers,"
+       "func.func(gpu-async-region),";
   if (until == GpuStage::Gpu)
     return p.substr(0, p.size() - 1); // drop the trailing comma
   // Device code to NVVM and PTX text (gpu-module-to-binary, format isa),
@@ -110,6 +121,14 @@ std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
   return p;
 }
 
+std::string kfuse::hostRuntimePipeline(llvm::StringRef fusion,
+                                       unsigned blockSize) {
+  return gpuPipeline(GpuStage::Gpu, kfuse::gpu::kDefaultChip, fusion,
+                     blockSize, /*hostKernels=*/true) +
+         ",kf-host-kernels," + cpuLowering(/*dealloc=*/false, /*gpuHost=*/true) +
+         ",kf-host-kernel-abi";
+}
+
 void kfuse::registerKfusePipelines() {
   PassPipelineRegistration<GpuPipelineOptions>(
       "kf-gpu-emulation-pipeline",
@@ -120,7 +139,7 @@ void kfuse::registerKfusePipelines() {
         std::string p = gpuPipeline(GpuStage::Gpu, options.chip,
                                     options.fusion, options.blockSize);
         p = p.substr(0, p.rfind(",gpu-kernel-outlining"));
-        p += ",kf-emulate-gpu-launches," + cpuLowering();
+        p += ",kf-emulate-gpu-launches," + cpuLowering(/*dealloc=*/false);
         if (failed(parsePassPipeline(p, pm)))
           llvm::report_fatal_error("kf-gpu-emulation-pipeline does not parse");
       });
@@ -134,6 +153,16 @@ void kfuse::registerKfusePipelines() {
                             options.blockSize),
                 pm)))
           llvm::report_fatal_error("kf-gpu-pipeline does not parse");
+      });
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "kf-host-runtime-pipeline",
+      "Lower kf to LLVM for the host CPU through the kfuse runtime: the GPU "
+      "pipeline's kernels become host functions run block by block, "
+      "launched with the same mgpu* calls",
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        if (failed(parsePassPipeline(
+                hostRuntimePipeline(options.fusion, options.blockSize), pm)))
+          llvm::report_fatal_error("kf-host-runtime-pipeline does not parse");
       });
   PassPipelineRegistration<CpuPipelineOptions>(
       "kf-cpu-pipeline",

@@ -8,4 +8,5 @@ if [ ! -f build/build.ninja ]; then
   cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++
 fi
-ninja -C build -j "${KFUSE_JOBS:-2}" kfuse-opt kfuse-compile KfDialectDocGen KfusePassesDocGen
+ninja -C build -j "${KFUSE_JOBS:-2}" kfuse-opt kfuse-compile kfuse-run kfuse_fake_cuda \
+  KfDialectDocGen KfusePassesDocGen

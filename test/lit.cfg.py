@@ -11,7 +11,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]  # .mlir.py files are helpers of the test beside them
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kfuse_obj_root, "test")
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "tools"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "tools",
+                   "fake-cuda"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -50,13 +51,25 @@ def python_tool(script):
     ])
 
 
+# The fake CUDA driver (test/fake-cuda), in place of libcuda.so.1.
+config.substitutions.append(
+    ("%fake-cuda", os.path.join(config.kfuse_obj_root, "lib", "libkfuse_fake_cuda.so"))
+)
+# Runs a program with kfuse-run on numpy inputs and checks its results
+# against a numpy expression (test/tools/run_check.py).
+config.substitutions.append(
+    ("%run-check", " ".join([sys.executable,
+                             os.path.join(config.test_source_root, "tools", "run_check.py"),
+                             "--kfuse-run", os.path.join(config.kfuse_tools_dir, "kfuse-run")]))
+)
+
 # Runs every function of a test through two pipelines and compares results.
 config.substitutions.append(("%fusion-diff", python_tool("fusion_diff.py")))
 # Random programs, fused against unfused (see test/tools/kf_fuzz.py).
 config.substitutions.append(("%kf-fuzz", python_tool("kf_fuzz.py")))
 
 llvm_config.add_tool_substitutions(
-    ["kfuse-opt", "kfuse-compile"], [config.kfuse_tools_dir]
+    ["kfuse-opt", "kfuse-compile", "kfuse-run"], [config.kfuse_tools_dir]
 )
 llvm_config.add_tool_substitutions(
     ["mlir-runner", "not", "FileCheck", "count"], [config.llvm_tools_dir]

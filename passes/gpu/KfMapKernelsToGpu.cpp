@@ -262,6 +262,26 @@ LogicalResult mapToLaunch(ArrayRef<linalg::GenericOp> ops, unsigned blockSize,
   return success();
 }
 
+/// Runs the ops of a kernel the flat mapping cannot serve (kf.serial, host
+/// CPU only) as one launch of one thread: the ops move into the launch
+/// unchanged and become loops later.
+void mapSerial(ArrayRef<linalg::LinalgOp> ops) {
+  linalg::LinalgOp last = ops.back();
+  auto name = last->getAttrOfType<StringAttr>("kf.kernel");
+  OpBuilder b(last);
+  Location loc = last.getLoc();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, one, one, one, one, one, one, nullptr, nullptr, {}, {}, {},
+      nullptr, nullptr, nullptr,
+      FlatSymbolRefAttr::get(b.getContext(), "kfuse_kernels"),
+      FlatSymbolRefAttr::get(name));
+  b.setInsertionPointToStart(&launch.getBody().front());
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  for (linalg::LinalgOp op : ops)
+    op->moveBefore(terminator);
+}
+
 struct KfMapKernelsToGpuPass
     : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsToGpuPass> {
   using Base::Base;
@@ -277,14 +297,30 @@ struct KfMapKernelsToGpuPass
 
   void runOnOperation() override {
     // The ops of each kernel, in program order.
-    llvm::MapVector<StringAttr, SmallVector<linalg::GenericOp>> kernels;
-    getOperation()->walk([&](linalg::GenericOp op) {
+    llvm::MapVector<StringAttr, SmallVector<linalg::LinalgOp>> kernels;
+    getOperation()->walk([&](linalg::LinalgOp op) {
       if (auto name = op->getAttrOfType<StringAttr>("kf.kernel"))
         kernels[name].push_back(op);
     });
-    for (auto &[name, ops] : kernels)
-      if (failed(mapToLaunch(ops, blockSize, vectorWidth)))
+    for (auto &[name, ops] : kernels) {
+      if (ops.front()->hasAttr("kf.serial")) {
+        mapSerial(ops);
+        continue;
+      }
+      SmallVector<linalg::GenericOp> generics;
+      for (linalg::LinalgOp op : ops) {
+        auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+        if (!generic) {
+          op->emitError("kf-map-kernels-to-gpu: kernel '")
+              << name.getValue() << "' holds a "
+              << op->getName().getStringRef() << ", not a pointwise generic";
+          return signalPassFailure();
+        }
+        generics.push_back(generic);
+      }
+      if (failed(mapToLaunch(generics, blockSize, vectorWidth)))
         return signalPassFailure();
+    }
   }
 };
 

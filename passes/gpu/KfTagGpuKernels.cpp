@@ -55,12 +55,24 @@ LogicalResult check(kfuse::kf::KernelOp kernel) {
 
 struct KfTagGpuKernelsPass
     : kfuse::impl::KfTagGpuKernelsBase<KfTagGpuKernelsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     auto result = getOperation()->walk([&](kfuse::kf::KernelOp kernel) {
-      if (failed(check(kernel)))
+      bool serial = false;
+      if (serialFallback) {
+        // The host runtime runs kernels the flat mapping cannot serve as
+        // one serial launch; the check's message is not an error there.
+        ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                      [](Diagnostic &) { return success(); });
+        serial = failed(check(kernel));
+      } else if (failed(check(kernel))) {
         return WalkResult::interrupt();
-      kernel.getBody().walk([&](linalg::GenericOp op) {
+      }
+      kernel.getBody().walk([&](linalg::LinalgOp op) {
         op->setAttr("kf.kernel", kernel.getSymNameAttr());
+        if (serial)
+          op->setAttr("kf.serial", UnitAttr::get(op->getContext()));
       });
       return WalkResult::advance();
     });

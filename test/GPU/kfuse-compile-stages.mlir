@@ -11,15 +11,22 @@
 // KF: kf.relu
 // LINALG-COUNT-2: linalg.generic
 // KERNELS: kf.kernel "pointwise_add_relu_0" kind "pointwise"
-// One launch of the outlined kernel, and its module.
-// GPU: gpu.launch_func @kfuse_kernels::@pointwise_add_relu_0 blocks in
+// One launch of the outlined kernel on one stream, into a device buffer,
+// and its module.
+// GPU: %[[T0:.*]] = gpu.wait async
+// GPU: %[[C:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%{{.*}}) : memref<?xf32>
+// GPU: %[[T2:.*]] = gpu.launch_func async [%[[T1]]] @kfuse_kernels::@pointwise_add_relu_0 blocks in
+// GPU-SAME: %[[C]] : memref<?xf32>
+// GPU: gpu.wait [%[[T2]]]
+// GPU-NEXT: return %[[C]]
 // GPU: gpu.module @kfuse_kernels
 // GPU: gpu.func @pointwise_add_relu_0({{.*}}) kernel
 // The host calls the mgpu* runtime entry points; the PTX is embedded.
 // LLVM: @kfuse_kernels_binary = internal constant
 // LLVM-LABEL: define {{.*}} @add_relu(
-// LLVM: call ptr @mgpuModuleGetFunction(ptr %{{.*}}, ptr @kfuse_kernels_pointwise_add_relu_0_name)
 // LLVM: call ptr @mgpuStreamCreate()
+// LLVM: call ptr @mgpuMemAlloc(i64 %{{.*}}, ptr %{{.*}}, i8 0)
+// LLVM: call ptr @mgpuModuleGetFunction(ptr %{{.*}}, ptr @kfuse_kernels_pointwise_add_relu_0_name)
 // LLVM: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 %{{.*}}, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0,
 // LLVM: call void @mgpuStreamSynchronize
 // The PTX module is JIT-loaded once, at start-up.

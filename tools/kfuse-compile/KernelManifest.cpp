@@ -83,4 +83,88 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
      << "\n";
 }
 
+namespace {
+llvm::json::Value sizeOf(const analysis::Poly &p) {
+  if (auto c = p.getConstant())
+    return *c;
+  return p.str();
+}
+
+llvm::json::Array tensorsOf(TypeRange types) {
+  llvm::json::Array list;
+  for (Type t : types) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor) {
+      list.push_back(llvm::json::Object{{"dtype", "unsupported"}});
+      continue;
+    }
+    std::string dtype;
+    llvm::raw_string_ostream ds(dtype);
+    tensor.getElementType().print(ds);
+    llvm::json::Array shape;
+    for (int64_t d : tensor.getShape())
+      shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+    list.push_back(llvm::json::Object{{"dtype", dtype}, {"shape", std::move(shape)}});
+  }
+  return list;
+}
+} // namespace
+
+void writeProgramManifest(raw_ostream &os, ModuleOp program,
+                          ArrayRef<ProgramVariant> variants, unsigned blockSize,
+                          StringRef chip) {
+  llvm::json::Array functions;
+  for (auto func : program.getOps<func::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    llvm::json::Object versions;
+    for (const ProgramVariant &v : variants) {
+      ModuleOp kernelsModule = const_cast<ProgramVariant &>(v).kernels.get();
+      auto formed = kernelsModule.lookupSymbol<func::FuncOp>(func.getName());
+      std::vector<report::Kernel> found;
+      std::vector<std::string> symbols;
+      report::countTraffic(formed, &found, &symbols);
+      llvm::json::Array kernels;
+      for (const report::Kernel &k : found) {
+        analysis::Poly read = analysis::Poly::constant(0);
+        analysis::Poly written = analysis::Poly::constant(0);
+        for (const report::Access &a : k.reads)
+          read = read + a.bytes;
+        for (const report::Access &a : k.writes)
+          written = written + a.bytes;
+        llvm::json::Array ops;
+        for (const std::string &op : k.ops)
+          ops.push_back(op);
+        kernels.push_back(llvm::json::Object{
+            {"name", k.name},
+            {"kind", k.kind},
+            {"ops", std::move(ops)},
+            {"reads", k.reads.size()},
+            {"writes", k.writes.size()},
+            {"bytes_read", sizeOf(read)},
+            {"bytes_written", sizeOf(written)}});
+      }
+      llvm::json::Array symbolList;
+      for (const std::string &s : symbols)
+        symbolList.push_back(s);
+      versions[v.name] = llvm::json::Object{
+          {"kernels", std::move(kernels)},
+          {"symbols", std::move(symbolList)},
+          {"gpu", v.gpuError.empty()},
+          {"gpu_error", v.gpuError}};
+    }
+    functions.push_back(llvm::json::Object{
+        {"name", func.getName()},
+        {"args", tensorsOf(func.getArgumentTypes())},
+        {"results", tensorsOf(func.getResultTypes())},
+        {"variants", std::move(versions)}});
+  }
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"kfuse_manifest", 1},
+                                   {"chip", chip},
+                                   {"block_size", blockSize},
+                                   {"functions", std::move(functions)}}))
+     << "\n";
+}
+
 } // namespace kfuse

@@ -3,6 +3,7 @@
 #define KFUSE_TOOLS_KFUSE_COMPILE_KERNELMANIFEST_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace kfuse {
@@ -13,6 +14,22 @@ namespace kfuse {
 void writeKernelManifest(llvm::raw_ostream &os, mlir::ModuleOp kernels,
                          mlir::ModuleOp gpu, unsigned blockSize,
                          llvm::StringRef chip);
+
+/// One compiled version of a program: its kernels (the module after kernel
+/// formation) and, when there is no GPU code, why.
+struct ProgramVariant {
+  std::string name; // fused, eager
+  mlir::OwningOpRef<mlir::ModuleOp> kernels;
+  std::string gpuError;
+};
+
+/// The manifest embedded in a library from --emit=lib (kfuse-run reads it):
+/// each function's arguments and results (dtype, shape with -1 for a
+/// dynamic dim) and, for each variant, its kernels with their bytes (a
+/// number, or a polynomial in d0, d1, ... with what each symbol means).
+void writeProgramManifest(llvm::raw_ostream &os, mlir::ModuleOp program,
+                          llvm::ArrayRef<ProgramVariant> variants,
+                          unsigned blockSize, llvm::StringRef chip);
 
 } // namespace kfuse
 

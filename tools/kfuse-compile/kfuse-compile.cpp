@@ -10,6 +10,7 @@
 #include "passes/Passes.h"
 #include "passes/gpu/GpuTarget.h"
 #include "tools/kfuse-compile/KernelManifest.h"
+#include "tools/kfuse-compile/SharedLibrary.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -52,7 +53,8 @@ cl::opt<Emit> emit(
                clEnumValN(Emit::Gpu, "gpu", "gpu.launch_func and gpu.func"),
                clEnumValN(Emit::Ptx, "ptx", "the PTX of every kernel"),
                clEnumValN(Emit::Llvm, "llvm", "host LLVM IR with embedded PTX"),
-               clEnumValN(Emit::Lib, "lib", "a shared library (not yet)")));
+               clEnumValN(Emit::Lib, "lib",
+                          "a shared library for kfuse-run (needs -o)")));
 cl::opt<std::string> dumpDir("dump-dir",
                              cl::desc("Write every stage and kernels.json here"),
                              cl::value_desc("dir"));
@@ -62,6 +64,11 @@ cl::opt<std::string> chip("gpu-chip", cl::desc("GPU chip (sm_75 .. sm_90)"),
                           cl::init(kfuse::gpu::kDefaultChip));
 cl::opt<unsigned> blockSize("block-size", cl::desc("Threads per block"),
                             cl::init(256));
+cl::opt<std::string> hostCpu(
+    "host-cpu",
+    cl::desc("CPU the library's host code is compiled for (--emit=lib): an "
+             "LLVM CPU name, or native"),
+    cl::init("x86-64-v3"));
 
 int fail(const Twine &message) {
   llvm::errs() << "kfuse-compile: error: " << message << "\n";
@@ -123,9 +130,10 @@ int main(int argc, char **argv) {
     return fail("--fusion must be 'on' or 'off', got '" + fusion + "'");
   if (blockSize == 0 || blockSize > 1024 || blockSize % 32 != 0)
     return fail("--block-size must be a multiple of 32 from 32 to 1024");
-  if (emit == Emit::Lib)
-    return fail("--emit=lib is not implemented yet: a self-contained library "
-                "needs the kfuse runtime, which does not exist yet");
+  if (emit == Emit::Lib && outputFile == "-")
+    return fail("--emit=lib writes a shared library: give its path with -o");
+  if (emit == Emit::Lib && !dumpDir.empty())
+    return fail("--dump-dir goes with the text stages, not --emit=lib");
   if (outputFile != "-" && llvm::sys::fs::equivalent(inputFile, outputFile))
     return fail("-o " + outputFile + " is the input file; refusing to overwrite it");
   std::string fusionMode = fusion == "on" ? "on" : "none";
@@ -150,6 +158,17 @@ int main(int argc, char **argv) {
   if (llvm::none_of(module->getOps<func::FuncOp>(),
                     [](func::FuncOp f) { return !f.isExternal(); }))
     return fail(inputFile + " defines no function to compile");
+
+  if (emit == Emit::Lib) {
+    // libkfuse_runtime.so is in lib/ next to this tool's bin/.
+    std::string self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&fail);
+    SmallString<128> runtimeDir(llvm::sys::path::parent_path(
+        llvm::sys::path::parent_path(self)));
+    llvm::sys::path::append(runtimeDir, "lib");
+    kfuse::LibraryOptions options{chip, blockSize, hostCpu, outputFile,
+                                  runtimeDir.str().str()};
+    return failed(kfuse::buildSharedLibrary(*module, options)) ? 1 : 0;
+  }
 
   // Run the stages in order, keeping what --dump-dir and kernels.json need.
   std::vector<std::pair<std::string, std::string>> dumps = {

@@ -1,0 +1,32 @@
+//===- CachingAllocator.cpp - reuse of device buffers ---------------------===//
+#include "CachingAllocator.h"
+
+namespace kfuse::rt {
+
+void *CachingAllocator::allocate(size_t bytes) {
+  // Zero-sized tensors still get a distinct, valid buffer.
+  size_t size = bytes == 0 ? 256 : (bytes + 255) / 256 * 256;
+  void *ptr = nullptr;
+  auto it = cached.find(size);
+  if (it != cached.end() && !it->second.empty()) {
+    ptr = it->second.back();
+    it->second.pop_back();
+    ++cacheHits;
+  } else {
+    ptr = raw(size);
+    ++driverAllocations;
+  }
+  sizes[ptr] = size;
+  return ptr;
+}
+
+bool CachingAllocator::release(void *ptr) {
+  auto it = sizes.find(ptr);
+  if (it == sizes.end())
+    return false;
+  cached[it->second].push_back(ptr);
+  sizes.erase(it);
+  return true;
+}
+
+} // namespace kfuse::rt

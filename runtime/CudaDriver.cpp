@@ -1,0 +1,64 @@
+//===- CudaDriver.cpp - resolving the driver's calls with dlsym -----------===//
+#include "CudaDriver.h"
+
+#include <dlfcn.h>
+
+namespace kfuse::rt {
+
+namespace {
+template <typename Fn>
+bool resolve(void *library, const char *symbol, Fn &fn, std::string &why) {
+  fn = reinterpret_cast<Fn>(dlsym(library, symbol));
+  if (!fn)
+    why = std::string("the CUDA driver has no ") + symbol;
+  return fn != nullptr;
+}
+} // namespace
+
+bool CudaDriver::load(const std::string &path, std::string &why) {
+  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *error = dlerror();
+    why = "no CUDA driver: cannot open " + path + (error ? std::string(" (") + error + ")" : "");
+    return false;
+  }
+  return resolve(library, "cuInit", cuInit, why) &&
+         resolve(library, "cuDriverGetVersion", cuDriverGetVersion, why) &&
+         resolve(library, "cuDeviceGetCount", cuDeviceGetCount, why) &&
+         resolve(library, "cuDeviceGet", cuDeviceGet, why) &&
+         resolve(library, "cuDeviceGetName", cuDeviceGetName, why) &&
+         resolve(library, "cuDeviceGetAttribute", cuDeviceGetAttribute, why) &&
+         resolve(library, "cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain, why) &&
+         resolve(library, "cuCtxSetCurrent", cuCtxSetCurrent, why) &&
+         resolve(library, "cuModuleLoadDataEx", cuModuleLoadDataEx, why) &&
+         resolve(library, "cuModuleUnload", cuModuleUnload, why) &&
+         resolve(library, "cuModuleGetFunction", cuModuleGetFunction, why) &&
+         resolve(library, "cuLaunchKernel", cuLaunchKernel, why) &&
+         resolve(library, "cuStreamCreate", cuStreamCreate, why) &&
+         resolve(library, "cuStreamSynchronize", cuStreamSynchronize, why) &&
+         resolve(library, "cuEventCreate", cuEventCreate, why) &&
+         resolve(library, "cuEventRecord", cuEventRecord, why) &&
+         resolve(library, "cuEventSynchronize", cuEventSynchronize, why) &&
+         resolve(library, "cuEventElapsedTime", cuEventElapsedTime, why) &&
+         resolve(library, "cuMemAlloc_v2", cuMemAlloc, why) &&
+         resolve(library, "cuMemFree_v2", cuMemFree, why) &&
+         resolve(library, "cuMemcpyAsync", cuMemcpyAsync, why) &&
+         resolve(library, "cuMemsetD32Async", cuMemsetD32Async, why) &&
+         resolve(library, "cuMemsetD16Async", cuMemsetD16Async, why) &&
+         resolve(library, "cuGetErrorName", cuGetErrorName, why) &&
+         resolve(library, "cuGetErrorString", cuGetErrorString, why);
+}
+
+std::string CudaDriver::describe(CUresult result) const {
+  const char *name = nullptr, *text = nullptr;
+  if (cuGetErrorName)
+    cuGetErrorName(result, &name);
+  if (cuGetErrorString)
+    cuGetErrorString(result, &text);
+  std::string s = name ? name : "CUDA error " + std::to_string(result);
+  if (text)
+    s += std::string(" (") + text + ")";
+  return s;
+}
+
+} // namespace kfuse::rt

@@ -1,0 +1,326 @@
+//===- Runtime.cpp - devices, modules, launches, memory, records ----------===//
+#include "Runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+
+namespace kfuse::rt {
+
+Runtime &Runtime::get() {
+  // Never destroyed: compiled programs unload their modules from static
+  // destructors, which may run after this object's would have.
+  static Runtime *runtime = new Runtime();
+  return *runtime;
+}
+
+void Runtime::fail(const std::string &message) {
+  std::string text = "kfuse runtime: error: " + message;
+  if (handler)
+    handler(text.c_str());
+  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+void Runtime::check(CUresult result, const char *call, const std::string &what) {
+  if (result != CUDA_SUCCESS)
+    fail(std::string(call) + " failed for " + what + ": " + driver.describe(result));
+}
+
+bool Runtime::initCuda(std::string &why) {
+  const char *path = std::getenv("KFUSE_CUDA_DRIVER");
+  if (!driver.load(path && *path ? path : "libcuda.so.1", why))
+    return false;
+  int count = 0, version = 0;
+  CUresult r = driver.cuInit(0);
+  if (r == CUDA_SUCCESS)
+    r = driver.cuDeviceGetCount(&count);
+  if (r != CUDA_SUCCESS || count == 0) {
+    why = r != CUDA_SUCCESS ? "cuInit failed: " + driver.describe(r)
+                            : std::string("the CUDA driver sees no device");
+    return false;
+  }
+  CUdevice device;
+  check(driver.cuDeviceGet(&device, 0), "cuDeviceGet", "device 0");
+  check(driver.cuDevicePrimaryCtxRetain(&context, device),
+        "cuDevicePrimaryCtxRetain", "device 0");
+  check(driver.cuCtxSetCurrent(context), "cuCtxSetCurrent", "device 0");
+  check(driver.cuStreamCreate(&stream, 0), "cuStreamCreate", "the runtime's stream");
+  check(driver.cuEventCreate(&origin, 0), "cuEventCreate", "the clock origin");
+  check(driver.cuEventRecord(origin, stream), "cuEventRecord", "the clock origin");
+  char name[256] = {0};
+  driver.cuDeviceGetName(name, sizeof(name) - 1, device);
+  driver.cuDriverGetVersion(&version);
+  int major = 0, minor = 0, sms = 0, clockKHz = 0, busBits = 0;
+  driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  driver.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+  driver.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+  // Double data rate: two transfers per memory clock over the bus.
+  if (driver.cuDeviceGetAttribute(&clockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, device) ==
+          CUDA_SUCCESS &&
+      driver.cuDeviceGetAttribute(&busBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                                  device) == CUDA_SUCCESS)
+    peakGBps = 2.0 * clockKHz * 1e3 * (busBits / 8.0) / 1e9;
+  description = std::string("cuda: ") + name + " (sm_" + std::to_string(major) +
+                std::to_string(minor) + ", " + std::to_string(sms) +
+                " SMs), driver CUDA " + std::to_string(version / 1000) + "." +
+                std::to_string(version % 1000 / 10);
+  allocator = std::make_unique<CachingAllocator>([this](size_t bytes) {
+    CUdeviceptr ptr = 0;
+    check(driver.cuMemAlloc(&ptr, bytes), "cuMemAlloc",
+          std::to_string(bytes) + " bytes");
+    return reinterpret_cast<void *>(ptr);
+  });
+  return true;
+}
+
+bool Runtime::init(const std::string &device, std::string &why) {
+  if (initialized)
+    return true;
+  if (device != "auto" && device != "cuda" && device != "cpu") {
+    why = "unknown device '" + device + "' (auto, cuda or cpu)";
+    return false;
+  }
+  bool ok = true;
+  if (device != "cpu") {
+    cuda = initCuda(why);
+    ok = cuda || device == "auto";
+  }
+  if (!cuda) {
+    const char *env = std::getenv("KFUSE_NUM_THREADS");
+    unsigned threads = env ? unsigned(std::atoi(env)) : std::thread::hardware_concurrency();
+    pool = std::make_unique<HostPool>(threads ? threads : 1);
+    description = "cpu: " + std::to_string(pool->size()) + " threads";
+    allocator = std::make_unique<CachingAllocator>([](size_t bytes) {
+      return std::aligned_alloc(256, bytes);
+    });
+  }
+  initialized = ok;
+  start = std::chrono::steady_clock::now();
+  return ok;
+}
+
+void Runtime::ensureInitialized() {
+  std::string why;
+  if (!initialized && !init("auto", why))
+    fail(why);
+}
+
+double Runtime::hostMicros() const {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+size_t Runtime::record(kfuse_record_kind kind, const std::string &name, uint64_t bytes) {
+  names.push_back(name);
+  kfuse_record r{};
+  r.kind = kind;
+  r.name = names.back().c_str();
+  r.start_us = cuda ? -1 : hostMicros();
+  r.duration_us = -1;
+  r.bytes = bytes;
+  records.push_back(r);
+  return records.size() - 1;
+}
+
+template <typename Issue> void Runtime::timed(size_t index, Issue issue) {
+  if (!cuda) {
+    issue();
+    if (profiling)
+      records[index].duration_us = hostMicros() - records[index].start_us;
+    return;
+  }
+  if (!profiling)
+    return issue();
+  auto event = [&] {
+    CUevent e;
+    if (!freeEvents.empty()) {
+      e = freeEvents.back();
+      freeEvents.pop_back();
+      return e;
+    }
+    check(driver.cuEventCreate(&e, 0), "cuEventCreate", "timing");
+    return e;
+  };
+  Pending p{index, event(), event()};
+  check(driver.cuEventRecord(p.start, stream), "cuEventRecord", records[index].name);
+  issue();
+  check(driver.cuEventRecord(p.stop, stream), "cuEventRecord", records[index].name);
+  pending.push_back(p);
+}
+
+Module *Runtime::loadModule(const void *image, bool host) {
+  auto *module = new Module();
+  module->image = image;
+  static const char kHostMagic[] = "KFUSE-HOST-MODULE:";
+  if (std::strncmp(static_cast<const char *>(image), kHostMagic,
+                   sizeof(kHostMagic) - 1) == 0) {
+    module->host = true;
+    module->prefix = static_cast<const char *>(image) + sizeof(kHostMagic) - 1;
+    // The host kernels live in the library that holds this object.
+    Dl_info info;
+    if (dladdr(image, &info) && info.dli_fname)
+      module->library = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  } else if (host) {
+    fail("a module that is neither PTX nor kfuse host kernels");
+  }
+  return module;
+}
+
+void Runtime::unloadModule(Module *module) {
+  // Modules are unloaded from static destructors at exit, when the driver
+  // may already be gone: the process's end releases them.
+  (void)module;
+}
+
+void Runtime::loadPtx(Module *module, const std::string &kernel) {
+  size_t index = record(KFUSE_RECORD_MODULE_LOAD, "PTX JIT (" + kernel + ")", 0);
+  char info[8192] = {0}, error[8192] = {0};
+  CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {info, reinterpret_cast<void *>(sizeof(info) - 1), error,
+                    reinterpret_cast<void *>(sizeof(error) - 1)};
+  double begin = hostMicros();
+  CUresult r = driver.cuModuleLoadDataEx(&module->cu, module->image, 4, options, values);
+  records[index].start_us = begin;
+  records[index].duration_us = hostMicros() - begin;
+  if (r == CUDA_SUCCESS)
+    return;
+  std::string message = "cuModuleLoadDataEx failed for the module of kernel '" +
+                        kernel + "': " + driver.describe(r);
+  if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION) {
+    const char *ptx = static_cast<const char *>(module->image);
+    const char *v = std::strstr(ptx, ".version ");
+    int version = 0;
+    driver.cuDriverGetVersion(&version);
+    message += "\n  the PTX is ISA " +
+               (v ? std::string(v + 9, std::strcspn(v + 9, "\n")) : std::string("?")) +
+               "; the driver is CUDA " + std::to_string(version / 1000) + "." +
+               std::to_string(version % 1000 / 10) +
+               ", too old for it: update the driver";
+  }
+  if (*error)
+    message += std::string("\n  PTX JIT log: ") + error;
+  fail(message);
+}
+
+Function *Runtime::getFunction(Module *module, const char *name) {
+  auto &slot = module->functions[name];
+  if (slot)
+    return slot.get();
+  auto f = std::make_unique<Function>();
+  f->module = module;
+  f->name = name;
+  if (module->host) {
+    std::string symbol = module->prefix + name;
+    f->host = reinterpret_cast<HostKernel>(
+        module->library ? dlsym(module->library, symbol.c_str()) : nullptr);
+    if (!f->host)
+      fail("no host kernel " + symbol + " in the program's library");
+  } else {
+    if (!cuda)
+      fail("kernel '" + std::string(name) +
+           "' is GPU code, and this run is on the CPU");
+    if (!module->cu)
+      loadPtx(module, name);
+    check(driver.cuModuleGetFunction(&f->cu, module->cu, name),
+          "cuModuleGetFunction", "kernel '" + std::string(name) + "'");
+  }
+  slot = std::move(f);
+  return slot.get();
+}
+
+void Runtime::launch(Function *f, const int64_t grid[3], const int64_t block[3],
+                     unsigned sharedBytes, void **params) {
+  size_t index = record(KFUSE_RECORD_LAUNCH, f->name, 0);
+  for (int d = 0; d < 3; ++d) {
+    records[index].grid[d] = grid[d];
+    records[index].block[d] = block[d];
+  }
+  if (f->host) {
+    int64_t blocks = grid[0] * grid[1] * grid[2];
+    timed(index, [&] {
+      pool->run(blocks, [&](int64_t i) {
+        int64_t geometry[9] = {grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                               i % grid[0], i / grid[0] % grid[1], i / (grid[0] * grid[1])};
+        f->host(params, geometry);
+      });
+    });
+    return;
+  }
+  timed(index, [&] {
+    check(driver.cuLaunchKernel(f->cu, unsigned(grid[0]), unsigned(grid[1]),
+                                unsigned(grid[2]), unsigned(block[0]), unsigned(block[1]),
+                                unsigned(block[2]), sharedBytes, stream, params, nullptr),
+          "cuLaunchKernel", "kernel '" + f->name + "'");
+  });
+}
+
+void *Runtime::allocate(size_t bytes) { return allocator->allocate(bytes); }
+
+void Runtime::release(void *ptr) {
+  if (ptr && !allocator->release(ptr))
+    fail("free of a buffer the runtime did not allocate");
+}
+
+void Runtime::copy(void *dst, const void *src, size_t bytes, kfuse_record_kind kind) {
+  if (bytes == 0)
+    return;
+  static const char *const kNames[] = {"", "copy host to device", "copy device to host",
+                                       "copy device to device"};
+  size_t index = record(kind, kNames[kind], bytes);
+  timed(index, [&] {
+    if (!cuda)
+      return (void)std::memcpy(dst, src, bytes);
+    check(driver.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                               reinterpret_cast<CUdeviceptr>(src), bytes, stream),
+          "cuMemcpyAsync", std::to_string(bytes) + " bytes");
+  });
+  if (kind == KFUSE_RECORD_COPY_TO_HOST)
+    synchronize(); // the caller reads the host buffer next
+}
+
+void Runtime::memset32(void *dst, unsigned value, size_t count) {
+  if (!cuda) {
+    for (size_t i = 0; i < count; ++i)
+      std::memcpy(static_cast<char *>(dst) + 4 * i, &value, 4);
+    return;
+  }
+  check(driver.cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count, stream),
+        "cuMemsetD32Async", std::to_string(count) + " words");
+}
+
+void Runtime::memset16(void *dst, unsigned short value, size_t count) {
+  if (!cuda) {
+    for (size_t i = 0; i < count; ++i)
+      std::memcpy(static_cast<char *>(dst) + 2 * i, &value, 2);
+    return;
+  }
+  check(driver.cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count, stream),
+        "cuMemsetD16Async", std::to_string(count) + " half-words");
+}
+
+void Runtime::synchronize() {
+  if (!cuda)
+    return;
+  std::string running = records.empty() ? "the stream" : "the stream (last: " +
+                                                             std::string(records.back().name) +
+                                                             ")";
+  check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize", running);
+  for (const Pending &p : pending) {
+    float ms = 0, at = 0;
+    check(driver.cuEventElapsedTime(&ms, p.start, p.stop), "cuEventElapsedTime",
+          records[p.record].name);
+    check(driver.cuEventElapsedTime(&at, origin, p.start), "cuEventElapsedTime",
+          records[p.record].name);
+    records[p.record].duration_us = ms * 1e3;
+    records[p.record].start_us = at * 1e3;
+    freeEvents.push_back(p.start);
+    freeEvents.push_back(p.stop);
+  }
+  pending.clear();
+}
+
+} // namespace kfuse::rt

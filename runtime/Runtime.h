@@ -1,0 +1,100 @@
+//===- Runtime.h - the runtime's state, shared by its entry points -*- C++ -*-===//
+#ifndef KFUSE_RUNTIME_RUNTIME_H
+#define KFUSE_RUNTIME_RUNTIME_H
+
+#include "CachingAllocator.h"
+#include "CudaDriver.h"
+#include "HostPool.h"
+#include "kfuse/runtime.h"
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kfuse::rt {
+
+/// A host kernel: runs one block (kf-host-kernel-abi writes these).
+using HostKernel = void (*)(void **params, const int64_t *geometry);
+
+struct Function;
+
+/// A kernel module: PTX (loaded by the driver at its first use, so that
+/// the JIT cost lands in the first call) or host kernels found by name.
+struct Module {
+  bool host = false;
+  std::string prefix;      // host: symbol prefix of its kernels
+  void *library = nullptr; // host: the library holding them
+  const void *image = nullptr;
+  CUmodule cu = nullptr;
+  std::map<std::string, std::unique_ptr<Function>> functions;
+};
+
+struct Function {
+  Module *module;
+  std::string name;
+  CUfunction cu = nullptr;
+  HostKernel host = nullptr;
+};
+
+class Runtime {
+public:
+  static Runtime &get();
+
+  bool init(const std::string &device, std::string &why);
+  void ensureInitialized();
+  [[noreturn]] void fail(const std::string &message);
+  /// Stops the run when a driver call failed, naming it and `what`.
+  void check(CUresult result, const char *call, const std::string &what);
+
+  Module *loadModule(const void *image, bool host);
+  void unloadModule(Module *module);
+  Function *getFunction(Module *module, const char *name);
+  void launch(Function *f, const int64_t grid[3], const int64_t block[3],
+              unsigned sharedBytes, void **params);
+
+  void *allocate(size_t bytes);
+  void release(void *ptr);
+  void copy(void *dst, const void *src, size_t bytes, kfuse_record_kind kind);
+  void memset32(void *dst, unsigned value, size_t count);
+  void memset16(void *dst, unsigned short value, size_t count);
+  void synchronize();
+
+  bool cuda = false;
+  bool profiling = false;
+  std::string description;
+  double peakGBps = 0;
+  std::vector<kfuse_record> records;
+  kfuse_error_handler handler = nullptr;
+  std::unique_ptr<CachingAllocator> allocator;
+
+private:
+  bool initCuda(std::string &why);
+  void loadPtx(Module *module, const std::string &kernel);
+  /// Appends a record; its name is kept alive by the runtime.
+  size_t record(kfuse_record_kind kind, const std::string &name, uint64_t bytes);
+  double hostMicros() const;
+  /// CUDA: times records[index] with events around what `issue` enqueues.
+  template <typename Issue> void timed(size_t index, Issue issue);
+
+  bool initialized = false;
+  CudaDriver driver;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  CUevent origin = nullptr;
+  struct Pending {
+    size_t record;
+    CUevent start, stop;
+  };
+  std::vector<Pending> pending;
+  std::vector<CUevent> freeEvents;
+  std::deque<std::string> names;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::unique_ptr<HostPool> pool;
+};
+
+} // namespace kfuse::rt
+
+#endif // KFUSE_RUNTIME_RUNTIME_H

@@ -1,0 +1,319 @@
+//===- FakeCuda.cpp - a CUDA driver that records calls and runs nothing ---===//
+//
+// For tests without a GPU: the runtime opens this library instead of
+// libcuda.so.1 (KFUSE_CUDA_DRIVER). It implements the driver calls the
+// runtime uses; memory is host memory (so copies work), kernels are not
+// executed. Every call is appended to the file in KFUSE_FAKE_CUDA_LOG, and
+// launches are logged with their arguments decoded by the .param types of
+// the loaded PTX, buffers named buf0, buf1, ... in allocation order, so a
+// test can check that the runtime packs what the kernel expects.
+//
+// Knobs: KFUSE_FAKE_CUDA_FAIL=call:N:code makes the N-th call of `call`
+// return `code`; KFUSE_FAKE_CUDA_DEVICES=0 hides the device;
+// KFUSE_FAKE_CUDA_VERSION=12000 sets the driver version, and PTX newer
+// than that driver accepts is refused as the real driver refuses it.
+//
+//===----------------------------------------------------------------------===//
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using CUresult = int;
+
+void log(const char *format, ...) {
+  const char *path = std::getenv("KFUSE_FAKE_CUDA_LOG");
+  if (!path)
+    return;
+  FILE *f = std::fopen(path, "a");
+  if (!f)
+    return;
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(f, format, args);
+  va_end(args);
+  std::fputc('\n', f);
+  std::fclose(f);
+}
+
+/// The injected failure for this call, or 0.
+CUresult injected(const char *call) {
+  static std::map<std::string, int> counts;
+  int n = ++counts[call];
+  const char *spec = std::getenv("KFUSE_FAKE_CUDA_FAIL");
+  if (!spec)
+    return 0;
+  std::string s = spec;
+  size_t a = s.find(':'), b = s.find(':', a + 1);
+  if (a == std::string::npos || b == std::string::npos || s.substr(0, a) != call ||
+      std::atoi(s.substr(a + 1, b - a - 1).c_str()) != n)
+    return 0;
+  return std::atoi(s.substr(b + 1).c_str());
+}
+
+int driverVersion() {
+  const char *v = std::getenv("KFUSE_FAKE_CUDA_VERSION");
+  return v ? std::atoi(v) : 13000;
+}
+
+struct Param {
+  std::string type; // u64, u32, f32, f64, b8, ...
+};
+struct Kernel {
+  std::string name;
+  std::vector<Param> params;
+};
+struct Module {
+  std::map<std::string, Kernel> kernels;
+};
+std::vector<std::pair<uintptr_t, size_t>> buffers; // allocation order
+
+std::string describePointer(uint64_t p, bool pointer = false) {
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (p >= buffers[i].first && p < buffers[i].first + buffers[i].second) {
+      uint64_t off = p - buffers[i].first;
+      return "buf" + std::to_string(i) + (off ? "+" + std::to_string(off) : "");
+    }
+  return pointer ? "host" : std::to_string(p);
+}
+
+/// The .entry functions of a PTX text and their parameter types.
+void parsePtx(const char *ptx, Module &m) {
+  const char *p = ptx;
+  while ((p = std::strstr(p, ".entry "))) {
+    p += 7;
+    Kernel k;
+    while (*p == ' ')
+      ++p;
+    while (*p && *p != '(' && *p != ' ' && *p != '\n')
+      k.name.push_back(*p++);
+    const char *end = std::strchr(p, ')');
+    for (const char *q = p; q && end && (q = std::strstr(q, ".param ")) && q < end; q += 7) {
+      const char *t = q + 7;
+      while (*t == ' ')
+        ++t;
+      Param param;
+      for (++t; *t && *t != ' '; ++t) // after the '.'
+        param.type.push_back(*t);
+      k.params.push_back(param);
+    }
+    m.kernels[k.name] = k;
+  }
+}
+
+const char *errorName(CUresult r) {
+  switch (r) {
+  case 0: return "CUDA_SUCCESS";
+  case 1: return "CUDA_ERROR_INVALID_VALUE";
+  case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
+  case 100: return "CUDA_ERROR_NO_DEVICE";
+  case 218: return "CUDA_ERROR_INVALID_PTX";
+  case 222: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+  case 500: return "CUDA_ERROR_NOT_FOUND";
+  case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  case 701: return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+  case 719: return "CUDA_ERROR_LAUNCH_FAILED";
+  default: return nullptr;
+  }
+}
+
+const char *errorString(CUresult r) {
+  switch (r) {
+  case 0: return "no error";
+  case 2: return "out of memory";
+  case 100: return "no CUDA-capable device is detected";
+  case 222: return "the provided PTX was compiled with an unsupported toolchain.";
+  case 500: return "named symbol not found";
+  case 700: return "an illegal memory access was encountered";
+  case 719: return "unspecified launch failure";
+  default: return nullptr;
+  }
+}
+
+#define INJECT(call)                                                           \
+  if (CUresult r = injected(#call)) {                                          \
+    log("%s -> %s", #call, errorName(r) ? errorName(r) : "error");             \
+    return r;                                                                  \
+  }
+
+} // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned) {
+  INJECT(cuInit);
+  log("cuInit");
+  return 0;
+}
+CUresult cuDriverGetVersion(int *v) {
+  *v = driverVersion();
+  return 0;
+}
+CUresult cuDeviceGetCount(int *n) {
+  const char *d = std::getenv("KFUSE_FAKE_CUDA_DEVICES");
+  *n = d ? std::atoi(d) : 1;
+  return 0;
+}
+CUresult cuDeviceGet(int *d, int i) {
+  *d = i;
+  return 0;
+}
+CUresult cuDeviceGetName(char *name, int len, int) {
+  std::snprintf(name, size_t(len), "kfuse fake GPU");
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *v, int attribute, int) {
+  switch (attribute) {
+  case 16: *v = 132; break;     // SMs
+  case 36: *v = 2619000; break; // memory clock, kHz
+  case 37: *v = 5120; break;    // bus width, bits
+  case 75: *v = 9; break;
+  case 76: *v = 0; break;
+  default: *v = 0;
+  }
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  static int context;
+  *ctx = &context;
+  return 0;
+}
+CUresult cuCtxSetCurrent(void *) { return 0; }
+
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options,
+                            void **values) {
+  INJECT(cuModuleLoadDataEx);
+  const char *ptx = static_cast<const char *>(image);
+  const char *v = std::strstr(ptx, ".version ");
+  if (v) {
+    int major = 0, minor = 0;
+    std::sscanf(v + 9, "%d.%d", &major, &minor);
+    // CUDA 12.0 reads PTX ISA 8.0, 12.x reads 8.x, 13.0 reads 9.0.
+    int version = driverVersion();
+    int maxMajor = version / 1000 - 4, maxMinor = version % 1000 / 10;
+    if (major > maxMajor || (major == maxMajor && minor > maxMinor)) {
+      for (unsigned i = 0; i < n; ++i)
+        if (options[i] == 5) // CU_JIT_ERROR_LOG_BUFFER
+          std::snprintf(static_cast<char *>(values[i]), 256,
+                        "ptxas application ptx input, line 5; fatal   : Unsupported "
+                        ".version %d.%d; current version is '%d.%d'",
+                        major, minor, maxMajor, maxMinor);
+      log("cuModuleLoadDataEx -> CUDA_ERROR_UNSUPPORTED_PTX_VERSION");
+      return 222;
+    }
+  }
+  auto *m = new Module();
+  parsePtx(ptx, *m);
+  std::string entries;
+  for (auto &[name, k] : m->kernels)
+    entries += " " + name + "(" + std::to_string(k.params.size()) + " params)";
+  log("cuModuleLoadDataEx entries:%s", entries.c_str());
+  *module = m;
+  return 0;
+}
+CUresult cuModuleUnload(void *) { return 0; }
+CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
+  auto *m = static_cast<Module *>(module);
+  auto it = m->kernels.find(name);
+  if (it == m->kernels.end()) {
+    log("cuModuleGetFunction %s -> CUDA_ERROR_NOT_FOUND", name);
+    return 500;
+  }
+  *f = &it->second;
+  log("cuModuleGetFunction %s", name);
+  return 0;
+}
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned smem, void *, void **params,
+                        void **) {
+  auto *k = static_cast<Kernel *>(f);
+  INJECT(cuLaunchKernel);
+  std::string args;
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    const std::string &t = k->params[i].type;
+    std::string v;
+    if (t == "u64" || t == "b64" || t == "s64") {
+      uint64_t x;
+      std::memcpy(&x, params[i], 8);
+      v = describePointer(x);
+    } else if (t == "u32" || t == "b32" || t == "s32") {
+      uint32_t x;
+      std::memcpy(&x, params[i], 4);
+      v = std::to_string(x);
+    } else if (t == "f32") {
+      float x;
+      std::memcpy(&x, params[i], 4);
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%g", double(x));
+      v = buf;
+    } else {
+      v = "?" + t;
+    }
+    args += " " + v;
+  }
+  log("cuLaunchKernel %s grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u args:%s", k->name.c_str(),
+      gx, gy, gz, bx, by, bz, smem, args.c_str());
+  return 0;
+}
+
+CUresult cuStreamCreate(void **s, unsigned) {
+  static int stream;
+  *s = &stream;
+  return 0;
+}
+CUresult cuStreamSynchronize(void *) {
+  INJECT(cuStreamSynchronize);
+  return 0;
+}
+CUresult cuEventCreate(void **e, unsigned) {
+  *e = new double(0);
+  return 0;
+}
+CUresult cuEventRecord(void *e, void *) {
+  static double clock = 0;
+  *static_cast<double *>(e) = (clock += 0.5); // ms, 0.5 apart
+  return 0;
+}
+CUresult cuEventSynchronize(void *) { return 0; }
+CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
+  *ms = float(*static_cast<double *>(b) - *static_cast<double *>(a));
+  return 0;
+}
+CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
+  INJECT(cuMemAlloc);
+  void *m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  buffers.push_back({uintptr_t(m), bytes});
+  *p = uint64_t(uintptr_t(m));
+  log("cuMemAlloc %zu bytes -> buf%zu", bytes, buffers.size() - 1);
+  return 0;
+}
+CUresult cuMemFree_v2(uint64_t p) {
+  log("cuMemFree %s", describePointer(p).c_str());
+  return 0;
+}
+CUresult cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
+  INJECT(cuMemcpyAsync);
+  std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes);
+  log("cuMemcpyAsync %s <- %s, %zu bytes", describePointer(dst, true).c_str(),
+      describePointer(src, true).c_str(), bytes);
+  return 0;
+}
+CUresult cuMemsetD32Async(uint64_t, unsigned, size_t, void *) { return 0; }
+CUresult cuMemsetD16Async(uint64_t, unsigned short, size_t, void *) { return 0; }
+CUresult cuGetErrorName(CUresult r, const char **s) {
+  *s = errorName(r);
+  return *s ? 0 : 1;
+}
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  *s = errorString(r);
+  return *s ? 0 : 1;
+}
+
+} // extern "C"

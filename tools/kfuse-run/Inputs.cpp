@@ -1,0 +1,101 @@
+//===- Inputs.cpp - a function's inputs from files or random --------------===//
+#include "Run.h"
+
+#include <set>
+
+namespace kfuse::run {
+
+namespace {
+/// The symbol dK that stands for dim `d` of argument `a`, if any.
+std::string symbolFor(const VariantInfo &v, unsigned a, unsigned d) {
+  std::string meaning = "dim " + std::to_string(d) + " of arg " + std::to_string(a);
+  for (size_t k = 0; k < v.symbols.size(); ++k)
+    if (v.symbols[k] == meaning)
+      return "d" + std::to_string(k);
+  return "";
+}
+} // namespace
+
+bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v,
+                   std::vector<Tensor> &inputs, Symbols &symbols, std::string &error) {
+  std::vector<std::string> files(f.args.size());
+  for (auto &[name, path] : o.inputs) {
+    size_t index = 0;
+    if (name.rfind("arg", 0) != 0 || name.size() == 3 ||
+        name.find_first_not_of("0123456789", 3) != std::string::npos ||
+        (index = std::stoul(name.substr(3))) >= f.args.size())
+      return error = "--input " + name + ": " + f.name + " takes arg0 .. arg" +
+                     std::to_string(f.args.size() - 1),
+             false;
+    if (!files[index].empty())
+      return error = "--input " + name + " is given twice", false;
+    files[index] = path;
+  }
+  std::set<std::string> known;
+  for (size_t k = 0; k < v.symbols.size(); ++k)
+    known.insert("d" + std::to_string(k));
+  for (auto &[name, value] : o.dims) {
+    if (!known.count(name))
+      return error = "--dim " + name + ": " + f.name + " has no size symbol " + name +
+                     (known.empty() ? " (its sizes are all static)" : ""),
+             false;
+    symbols[name] = value;
+  }
+  // Files first: their sizes give the symbols random inputs may need.
+  inputs.assign(f.args.size(), Tensor());
+  for (unsigned a = 0; a < f.args.size(); ++a) {
+    const TensorType &type = f.args[a];
+    if (elementSize(type.dtype) == 0)
+      return error = f.name + " takes a " + type.dtype + " argument; kfuse-run does not", false;
+    if (files[a].empty())
+      continue;
+    Tensor &t = inputs[a];
+    if (!readNpy(files[a], t, error))
+      return false;
+    std::string which = "--input arg" + std::to_string(a) + "=" + files[a];
+    if (t.dtype != type.dtype)
+      return error = which + " holds " + t.dtype + "; " + f.name + " takes " + type.dtype, false;
+    if (t.shape.size() != type.shape.size())
+      return error = which + " has shape " + shapeString(t.shape) + "; " + f.name +
+                     " takes " + shapeString(type.shape),
+             false;
+    for (unsigned d = 0; d < t.shape.size(); ++d) {
+      if (type.shape[d] >= 0 && t.shape[d] != type.shape[d])
+        return error = which + " has shape " + shapeString(t.shape) + "; " + f.name +
+                       " takes " + shapeString(type.shape),
+               false;
+      std::string s = type.shape[d] < 0 ? symbolFor(v, a, d) : "";
+      if (s.empty())
+        continue;
+      auto it = symbols.find(s);
+      if (it != symbols.end() && it->second != t.shape[d])
+        return error = which + ": dim " + std::to_string(d) + " is " +
+                       std::to_string(t.shape[d]) + " but " + s + " is " +
+                       std::to_string(it->second),
+               false;
+      symbols[s] = t.shape[d];
+    }
+  }
+  for (unsigned a = 0; a < f.args.size(); ++a) {
+    if (!files[a].empty())
+      continue;
+    std::vector<int64_t> shape = f.args[a].shape;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      if (shape[d] >= 0)
+        continue;
+      std::string s = symbolFor(v, a, d);
+      auto it = s.empty() ? symbols.end() : symbols.find(s);
+      if (it == symbols.end())
+        return error = "arg" + std::to_string(a) + " of " + f.name + " has a dynamic dim " +
+                       std::to_string(d) + (s.empty() ? "" : " (" + s + ")") +
+                       ": give --dim " + (s.empty() ? "dK" : s) + "=N or --input arg" +
+                       std::to_string(a) + "=FILE",
+               false;
+      shape[d] = it->second;
+    }
+    inputs[a] = randomTensor(f.args[a].dtype, shape, o.seed, a);
+  }
+  return true;
+}
+
+} // namespace kfuse::run

@@ -1,0 +1,151 @@
+//===- Options.cpp - kfuse-run's command line -----------------------------===//
+#include "Options.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace kfuse::run {
+
+namespace {
+bool integer(const std::string &text, int64_t min, int64_t &out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+      text.size() > 18)
+    return false;
+  out = std::atoll(text.c_str());
+  return out >= min;
+}
+
+bool assignment(const std::string &text, std::string &name, std::string &value) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    return false;
+  name = text.substr(0, eq);
+  value = text.substr(eq + 1);
+  return true;
+}
+} // namespace
+
+void printUsage() {
+  std::printf(
+      "usage: kfuse-run PROGRAM [options]\n"
+      "  PROGRAM            a .mlir kf program (compiled with kfuse-compile) or a\n"
+      "                     library from kfuse-compile --emit=lib\n"
+      "  --entry NAME       the function to run (default: the only one)\n"
+      "  --input argN=FILE  argument N from a .npy file (others are random)\n"
+      "  --seed N           seed of the random inputs (default 0)\n"
+      "  --dim dK=N         value of the size symbol dK for random inputs\n"
+      "  --output resultN=FILE | FILE   write a result as .npy\n"
+      "  --device auto|cuda|cpu         (default auto: cuda when it works)\n"
+      "  --fusion on|off    fused kernels or one kernel per op (default on)\n"
+      "  --warmup W --repeat R          steady-state calls (default 2, 10)\n"
+      "  --check            compare with the unfused program on the CPU\n"
+      "  --trace FILE       a Chrome trace of launches and copies\n"
+      "  --format text|json\n"
+      "  --gpu-chip sm_XX --block-size N  passed to kfuse-compile for .mlir\n");
+}
+
+bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    bool hasValue = false;
+    if (arg.rfind("--", 0) == 0) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        hasValue = true;
+      }
+    }
+    auto next = [&]() -> bool {
+      if (hasValue)
+        return true;
+      if (i + 1 >= argc) {
+        error = arg + " needs a value";
+        return false;
+      }
+      value = argv[++i];
+      return true;
+    };
+    auto flag = [&]() {
+      if (hasValue) {
+        error = arg + " takes no value";
+        return false;
+      }
+      return true;
+    };
+    int64_t n = 0;
+    std::string name, path;
+    if (arg == "--help" || arg == "-h") {
+      printUsage();
+      std::exit(0);
+    } else if (arg == "--entry") {
+      if (!next()) return false;
+      o.entry = value;
+    } else if (arg == "--input" || arg == "--output") {
+      if (!next()) return false;
+      if (!assignment(value, name, path)) {
+        if (arg == "--input" || value.find('=') != std::string::npos)
+          return error = arg + " takes NAME=FILE, got '" + value + "'", false;
+        name = "result0";
+        path = value;
+      }
+      (arg == "--input" ? o.inputs : o.outputs).push_back({name, path});
+    } else if (arg == "--dim") {
+      if (!next()) return false;
+      if (!assignment(value, name, path) || !integer(path, 0, n))
+        return error = "--dim takes dK=N with N >= 0, got '" + value + "'", false;
+      o.dims.push_back({name, n});
+    } else if (arg == "--seed") {
+      if (!next()) return false;
+      if (!integer(value, 0, n))
+        return error = "--seed takes a non-negative integer, got '" + value + "'", false;
+      o.seed = uint64_t(n);
+    } else if (arg == "--warmup" || arg == "--repeat") {
+      if (!next()) return false;
+      if (!integer(value, 0, n) || n > 1000000)
+        return error = arg + " takes an integer from 0 to 1000000, got '" + value + "'", false;
+      (arg == "--warmup" ? o.warmup : o.repeat) = int(n);
+    } else if (arg == "--device") {
+      if (!next()) return false;
+      if (value != "auto" && value != "cuda" && value != "cpu")
+        return error = "--device must be auto, cuda or cpu, got '" + value + "'", false;
+      o.device = value;
+    } else if (arg == "--fusion") {
+      if (!next()) return false;
+      if (value != "on" && value != "off")
+        return error = "--fusion must be on or off, got '" + value + "'", false;
+      o.fusion = value;
+    } else if (arg == "--format") {
+      if (!next()) return false;
+      if (value != "text" && value != "json")
+        return error = "--format must be text or json, got '" + value + "'", false;
+      o.format = value;
+    } else if (arg == "--trace") {
+      if (!next()) return false;
+      o.trace = value;
+    } else if (arg == "--gpu-chip") {
+      if (!next()) return false;
+      o.chip = value;
+    } else if (arg == "--block-size") {
+      if (!next()) return false;
+      o.blockSize = value;
+    } else if (arg == "--check") {
+      if (!flag()) return false;
+      o.check = true;
+    } else if (arg == "--quiet") {
+      if (!flag()) return false;
+      o.quiet = true;
+    } else if (arg.rfind("-", 0) == 0 && arg.size() > 1) {
+      return error = "unknown option " + arg + " (see --help)", false;
+    } else if (o.program.empty()) {
+      o.program = arg;
+    } else {
+      return error = "more than one program: " + o.program + " and " + arg, false;
+    }
+  }
+  if (o.program.empty())
+    return error = "no program given (see --help)", false;
+  return true;
+}
+
+} // namespace kfuse::run

@@ -1,0 +1,29 @@
+//===- Options.h - kfuse-run's command line ---------------------*- C++ -*-===//
+#ifndef KFUSE_TOOLS_KFUSE_RUN_OPTIONS_H
+#define KFUSE_TOOLS_KFUSE_RUN_OPTIONS_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kfuse::run {
+
+struct Options {
+  std::string program, entry, device = "auto", fusion = "on", trace;
+  std::string format = "text", chip, blockSize;
+  std::vector<std::pair<std::string, std::string>> inputs, outputs; // name=path
+  std::vector<std::pair<std::string, int64_t>> dims;                // dK=N
+  uint64_t seed = 0;
+  int warmup = 2, repeat = 10;
+  bool check = false;
+  bool quiet = false; // no report (the --check reference run)
+};
+
+/// Parses argv; on a bad option returns false with the reason in `error`.
+bool parseOptions(int argc, char **argv, Options &options, std::string &error);
+void printUsage();
+
+} // namespace kfuse::run
+
+#endif // KFUSE_TOOLS_KFUSE_RUN_OPTIONS_H

@@ -1,0 +1,76 @@
+//===- Program.h - a library from kfuse-compile --emit=lib ------*- C++ -*-===//
+#ifndef KFUSE_TOOLS_KFUSE_RUN_PROGRAM_H
+#define KFUSE_TOOLS_KFUSE_RUN_PROGRAM_H
+
+#include "Tensor.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kfuse::run {
+
+struct TensorType {
+  std::string dtype;
+  std::vector<int64_t> shape; // -1: dynamic
+};
+
+struct KernelInfo {
+  std::string name, kind;
+  std::vector<std::string> ops;
+  unsigned reads = 0, writes = 0;
+  std::string bytesRead, bytesWritten; // a number or a polynomial in d0, ...
+};
+
+/// One compiled version (fused or eager) of a function.
+struct VariantInfo {
+  std::vector<KernelInfo> kernels;
+  std::vector<std::string> symbols; // what d0, d1, ... stand for
+  bool gpu = false;
+  std::string gpuError;
+};
+
+struct FunctionInfo {
+  std::string name;
+  std::vector<TensorType> args, results;
+  VariantInfo fused, eager;
+};
+
+/// Values of the size symbols d0, d1, ...
+using Symbols = std::map<std::string, int64_t>;
+
+/// Evaluates "10240*d0 + 2102272"; false when a symbol has no value.
+bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value);
+
+/// A buffer in the runtime's memory with its shape.
+struct DeviceTensor {
+  std::string dtype;
+  std::vector<int64_t> shape;
+  void *allocated = nullptr, *aligned = nullptr;
+  int64_t offset = 0;
+  std::vector<int64_t> strides;
+};
+
+class Program {
+public:
+  /// dlopens the library and reads its manifest.
+  bool open(const std::string &path, std::string &error);
+  const std::vector<FunctionInfo> &functions() const { return funcs; }
+  const FunctionInfo *find(const std::string &name) const;
+
+  /// Calls `<function>__<variant>` (gpu_fused, host_eager, ...) on `args`;
+  /// the results are buffers the runtime allocated.
+  bool call(const FunctionInfo &f, const std::string &variant,
+            const std::vector<DeviceTensor> &args, std::vector<DeviceTensor> &results,
+            std::string &error);
+
+  std::string chip;
+
+private:
+  void *library = nullptr;
+  std::vector<FunctionInfo> funcs;
+};
+
+} // namespace kfuse::run
+
+#endif // KFUSE_TOOLS_KFUSE_RUN_PROGRAM_H

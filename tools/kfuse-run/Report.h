@@ -1,0 +1,66 @@
+//===- Report.h - what kfuse-run prints -------------------------*- C++ -*-===//
+#ifndef KFUSE_TOOLS_KFUSE_RUN_REPORT_H
+#define KFUSE_TOOLS_KFUSE_RUN_REPORT_H
+
+#include "Program.h"
+#include "kfuse/runtime.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kfuse::run {
+
+/// Kernels, transfers and bytes of one variant (bytes absent when a size
+/// symbol has no value).
+struct Traffic {
+  unsigned kernels = 0, transfers = 0;
+  std::optional<int64_t> bytes;
+};
+Traffic trafficOf(const VariantInfo &v, const Symbols &symbols);
+
+/// One row of the profiler table: a kernel's steady-state launches.
+struct KernelRow {
+  std::string name;
+  unsigned calls = 0;
+  double totalUs = 0;
+  std::optional<int64_t> bytes; // per call, from the manifest
+  double gbps = 0;              // 0 when bytes or times are unknown
+  bool abovePeak = false;
+};
+
+struct CheckResult {
+  bool ran = false, passed = true;
+  double maxAbs = 0, maxRel = 0;
+  std::string tolerance, detail;
+};
+
+struct RunReport {
+  std::string program, function, device, deviceNote, fusion;
+  Traffic eager, fused;
+  double compileMs = -1, firstCallMs = 0, jitMs = 0;
+  unsigned firstCallLaunches = 0;
+  int repeat = 0;
+  double steadyCallMs = 0;
+  unsigned launchesPerCall = 0;
+  std::vector<KernelRow> kernels;
+  double peakGbps = 0;
+  uint64_t driverAllocations = 0, cacheHits = 0;
+  CheckResult check;
+};
+
+/// Profiler rows from the steady state's launch records, in order of
+/// total time.
+std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
+                                  const VariantInfo &v, const Symbols &symbols,
+                                  double peakGbps);
+
+void printText(const RunReport &r);
+void printJson(const RunReport &r);
+/// A Chrome trace (chrome://tracing, Perfetto) of `records`.
+bool writeTrace(const std::string &path, const std::vector<kfuse_record> &records,
+                std::string &error);
+
+} // namespace kfuse::run
+
+#endif // KFUSE_TOOLS_KFUSE_RUN_REPORT_H

@@ -1,0 +1,39 @@
+//===- Tensor.h - host tensors, .npy files, random inputs -------*- C++ -*-===//
+#ifndef KFUSE_TOOLS_KFUSE_RUN_TENSOR_H
+#define KFUSE_TOOLS_KFUSE_RUN_TENSOR_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kfuse::run {
+
+/// A dense row-major tensor on the host; `dtype` is kf's name (f32, f16,
+/// bf16, f64, i32, i64, i1; i1 is one byte per element, as in memory).
+struct Tensor {
+  std::string dtype;
+  std::vector<int64_t> shape;
+  std::vector<unsigned char> data;
+
+  int64_t elements() const;
+  /// Element i converted to double (f16 and bf16 decoded).
+  double at(int64_t i) const;
+};
+
+/// Bytes per element of `dtype`, 0 if kfuse-run does not know it.
+size_t elementSize(const std::string &dtype);
+std::string shapeString(const std::vector<int64_t> &shape);
+
+/// Reads a .npy file; on failure says why in `error`.
+bool readNpy(const std::string &path, Tensor &out, std::string &error);
+/// Writes `t` to `path` whole or not at all (a temporary file, renamed).
+bool writeNpy(const std::string &path, const Tensor &t, std::string &error);
+
+/// Deterministic inputs: floats uniform in [-2, 2), integers in [-8, 8],
+/// booleans half true; `seed` and the argument index pick the stream.
+Tensor randomTensor(const std::string &dtype, const std::vector<int64_t> &shape,
+                    uint64_t seed, unsigned argIndex);
+
+} // namespace kfuse::run
+
+#endif // KFUSE_TOOLS_KFUSE_RUN_TENSOR_H

@@ -1,0 +1,253 @@
+//===- kfuse-run.cpp - compile, run, check and time a kf program ----------===//
+//
+// kfuse's main job in one line: the kernel summary (eager vs fused), the
+// first call apart from the steady state, a profiler table per kernel, an
+// optional check against the unfused program on the CPU. It links neither
+// MLIR nor LLVM: a .mlir program is compiled by kfuse-compile in a child
+// process, and a library from --emit=lib runs on a machine without MLIR.
+//
+//===----------------------------------------------------------------------===//
+#include "Run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+using namespace kfuse::run;
+
+namespace {
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "kfuse-run: error: %s\n", message.c_str());
+  removeTempDir();
+  return 1;
+}
+
+/// The runtime stopped the run (a failed driver call): its message is
+/// printed; nothing has been written yet.
+void onRuntimeError(const char *message) {
+  std::fprintf(stderr, "%s\n", message);
+  removeTempDir();
+  std::_Exit(1);
+}
+
+/// A run-time check compiled into the program (cf.assert: sizes that do
+/// not match) prints its message and aborts.
+void onAbort(int) {
+  std::fflush(stdout);
+  const char text[] = "kfuse-run: error: a run-time check of the program failed "
+                      "(its message is above); no output was written\n";
+  ssize_t ignored = write(2, text, sizeof(text) - 1);
+  (void)ignored;
+  removeTempDir();
+  std::_Exit(1);
+}
+
+double millisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+std::vector<kfuse_record> takeRecords() {
+  kfuse_rt_synchronize();
+  std::vector<kfuse_record> records(kfuse_rt_record_count());
+  for (size_t i = 0; i < records.size(); ++i)
+    kfuse_rt_get_record(i, &records[i]);
+  return records;
+}
+
+/// Copies a result to the host (it must be dense and row-major).
+bool toHost(const DeviceTensor &d, Tensor &out, std::string &error) {
+  out.dtype = d.dtype;
+  out.shape = d.shape;
+  if (d.strides != rowMajorStrides(d.shape) && out.elements() > 1)
+    return error = "a result is not a dense row-major buffer", false;
+  out.data.resize(size_t(out.elements()) * elementSize(d.dtype));
+  kfuse_rt_copy_to_host(out.data.data(),
+                        static_cast<char *>(d.aligned) + d.offset * elementSize(d.dtype),
+                        out.data.size());
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  std::string error;
+  if (!parseOptions(argc, argv, o, error))
+    return fail(error);
+  std::signal(SIGABRT, onAbort);
+  kfuse_rt_set_error_handler(onRuntimeError);
+  RunReport report;
+  report.program = o.program;
+  report.fusion = o.fusion;
+
+  // Output files must not clobber what the user gave.
+  for (auto &[name, path] : o.outputs) {
+    if (path == o.program)
+      return fail("--output " + path + " is the program; refusing to overwrite it");
+    for (auto &[inName, inPath] : o.inputs)
+      if (inPath == path)
+        return fail("--output " + path + " is also --input " + inName +
+                    "; refusing to overwrite it");
+  }
+
+  std::string library = o.program;
+  bool isMlir = o.program.size() > 5 && o.program.compare(o.program.size() - 5, 5, ".mlir") == 0;
+  if (access(o.program.c_str(), R_OK) != 0)
+    return fail("cannot read " + o.program);
+  if (isMlir && !compileProgram(o, library, report.compileMs, error))
+    return fail(error);
+  Program program;
+  if (!program.open(library, error))
+    return fail(error);
+
+  // The function.
+  const FunctionInfo *f = nullptr;
+  if (!o.entry.empty()) {
+    if (!(f = program.find(o.entry))) {
+      std::string names;
+      for (const FunctionInfo &g : program.functions())
+        names += (names.empty() ? "" : ", ") + g.name;
+      return fail("no function '" + o.entry + "' in " + o.program + " (it has " + names + ")");
+    }
+  } else if (program.functions().size() == 1) {
+    f = &program.functions().front();
+  } else {
+    return fail(o.program + " has " + std::to_string(program.functions().size()) +
+                " functions: choose one with --entry");
+  }
+  report.function = f->name;
+  const VariantInfo &variant = o.fusion == "on" ? f->fused : f->eager;
+
+  // The device: CUDA needs GPU code for every kernel.
+  std::string note;
+  char why[512] = {0};
+  std::string device = o.device;
+  if (!variant.gpu) {
+    if (device == "cuda")
+      return fail("no GPU code for " + f->name + ": " + variant.gpuError);
+    if (device == "auto")
+      note = "no GPU code for this program (" + variant.gpuError + ")";
+    device = "cpu";
+  }
+  if (kfuse_rt_init(device.c_str(), why, sizeof(why)) != 0)
+    return fail(std::string("cannot use the device: ") + why);
+  if (note.empty() && !kfuse_rt_is_cuda() && device == "auto")
+    note = why;
+  report.device = kfuse_rt_device_description();
+  if (!note.empty()) {
+    report.device += " (" + note + ")";
+    if (!o.quiet)
+      std::fprintf(stderr, "kfuse-run: running on the CPU: %s\n", note.c_str());
+  }
+  report.peakGbps = kfuse_rt_peak_gbps();
+  std::string target = std::string(kfuse_rt_is_cuda() ? "gpu_" : "host_") +
+                       (o.fusion == "on" ? "fused" : "eager");
+
+  // Inputs, on the device.
+  std::vector<Tensor> inputs;
+  Symbols symbols;
+  if (!prepareInputs(o, *f, variant, inputs, symbols, error))
+    return fail(error);
+  std::vector<std::string> resultNames;
+  for (size_t r = 0; r < f->results.size(); ++r)
+    resultNames.push_back("result" + std::to_string(r));
+  for (auto &[name, path] : o.outputs)
+    if (std::find(resultNames.begin(), resultNames.end(), name) == resultNames.end())
+      return fail("--output " + name + ": " + f->name + " has " +
+                  std::to_string(f->results.size()) + " result(s), result0 ..");
+  std::vector<DeviceTensor> args;
+  for (const Tensor &t : inputs) {
+    DeviceTensor d{t.dtype, t.shape};
+    d.allocated = d.aligned = kfuse_rt_alloc(t.data.size());
+    d.strides = rowMajorStrides(t.shape);
+    kfuse_rt_copy_to_device(d.aligned, t.data.data(), t.data.size());
+    args.push_back(d);
+  }
+  report.eager = trafficOf(f->eager, symbols);
+  report.fused = trafficOf(f->fused, symbols);
+
+  auto callOnce = [&](std::vector<Tensor> *keep) {
+    std::vector<DeviceTensor> results;
+    if (!program.call(*f, target, args, results, error))
+      return false;
+    kfuse_rt_synchronize();
+    for (size_t r = 0; r < results.size(); ++r) {
+      if (keep) {
+        keep->emplace_back();
+        if (!toHost(results[r], keep->back(), error))
+          return false;
+      }
+      bool isInput = false;
+      for (const DeviceTensor &a : args)
+        isInput |= a.allocated == results[r].allocated;
+      if (!isInput)
+        kfuse_rt_free(results[r].allocated);
+    }
+    return true;
+  };
+
+  // The first call (module load, PTX JIT), then the steady state.
+  kfuse_rt_set_profiling(1);
+  kfuse_rt_reset_records();
+  std::vector<kfuse_record> trace;
+  std::vector<Tensor> results;
+  auto start = std::chrono::steady_clock::now();
+  if (!callOnce(&results))
+    return fail(error);
+  report.firstCallMs = millisSince(start);
+  for (const kfuse_record &r : takeRecords()) {
+    report.firstCallLaunches += r.kind == KFUSE_RECORD_LAUNCH;
+    if (r.kind == KFUSE_RECORD_MODULE_LOAD)
+      report.jitMs += r.duration_us / 1e3;
+    trace.push_back(r);
+  }
+  for (int i = 0; i < o.warmup; ++i)
+    if (!callOnce(nullptr))
+      return fail(error);
+  kfuse_rt_reset_records();
+  report.repeat = o.repeat;
+  start = std::chrono::steady_clock::now();
+  for (int i = 0; i < o.repeat; ++i)
+    if (!callOnce(nullptr))
+      return fail(error);
+  if (o.repeat > 0) {
+    report.steadyCallMs = millisSince(start) / o.repeat;
+    std::vector<kfuse_record> steady = takeRecords();
+    for (const kfuse_record &r : steady)
+      report.launchesPerCall += r.kind == KFUSE_RECORD_LAUNCH;
+    report.launchesPerCall /= unsigned(o.repeat);
+    report.kernels = kernelRows(steady, variant, symbols, report.peakGbps);
+    trace.insert(trace.end(), steady.begin(), steady.end());
+  }
+  kfuse_rt_allocator_stats(&report.driverAllocations, &report.cacheHits);
+
+  for (auto &[name, path] : o.outputs) {
+    size_t r = std::stoul(name.substr(6));
+    if (!writeNpy(path, results[r], error))
+      return fail(error);
+  }
+  if (!o.trace.empty() && !writeTrace(o.trace, trace, error))
+    return fail(error);
+  if (o.check) {
+    report.check = checkAgainstCpu(o, library, *f, inputs, results, error);
+    if (!error.empty())
+      return fail(error);
+  }
+  if (!o.quiet)
+    (o.format == "json" ? printJson : printText)(report);
+  removeTempDir();
+  return report.check.passed ? 0 : 1;
+}
