@@ -1,0 +1,62 @@
+// The GPU path without a GPU: kfuse-run on the CUDA device, with the fake
+// driver of test/fake-cuda in place of libcuda.so.1. It logs every call;
+// launches list their arguments by the .param types of the loaded PTX,
+// buffers named buf0, buf1, ... in allocation order.
+//
+// Fused, n = 5000: kfuse-run allocates and fills a (buf0) and b (buf1), the
+// program allocates c (buf2); the PTX is loaded once, at the first launch.
+// Grid by hand: ceil(5000 / (256 threads * 4 elements)) = 5 blocks.
+// Arguments by hand: block size, elements a thread, n, then a, b and c as
+// memref descriptors (allocated, aligned, offset, size, stride), the relu
+// constant 0 between b and c, and the tail loop's step 1.
+// RUN: rm -f %t.log
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.log kfuse-run %s \
+// RUN:   --device=cuda --warmup=0 --repeat=1 --dim d0=5000 --dim d1=5000 \
+// RUN:   | FileCheck %s --check-prefix=FUSED-OUT
+// RUN: FileCheck %s --check-prefix=FUSED < %t.log
+// FUSED-OUT: device: cuda: kfuse fake GPU (sm_90, 132 SMs), driver CUDA 13.0
+// FUSED-OUT: first call: {{.*}}, 1 launch, of which PTX JIT
+// FUSED-OUT: steady state: 1 calls, {{.*}}, 1 launch a call
+// FUSED-OUT: pointwise_add_relu_0 {{ *}}1
+// FUSED-OUT: device peak: 3352 GB/s
+// FUSED: cuInit
+// FUSED-NEXT: cuMemAlloc 20224 bytes -> buf0
+// FUSED-NEXT: cuMemcpyAsync buf0 <- host, 20000 bytes
+// FUSED-NEXT: cuMemAlloc 20224 bytes -> buf1
+// FUSED-NEXT: cuMemcpyAsync buf1 <- host, 20000 bytes
+// FUSED-NEXT: cuMemAlloc 20224 bytes -> buf2
+// FUSED-NEXT: cuModuleLoadDataEx entries: pointwise_add_relu_0(20 params)
+// FUSED-NEXT: cuModuleGetFunction pointwise_add_relu_0
+// FUSED-NEXT: cuLaunchKernel pointwise_add_relu_0 grid=(5,1,1) block=(256,1,1) smem=0 args: 256 4 5000 buf0 buf0 0 5000 1 buf1 buf1 0 5000 1 0 buf2 buf2 0 5000 1 1
+// FUSED-NEXT: cuMemcpyAsync host <- buf2, 20000 bytes
+// The second call: no allocation (c comes back from the cache), no load.
+// FUSED-NEXT: cuLaunchKernel pointwise_add_relu_0 grid=(5,1,1) {{.*}} buf2 buf2 0 5000 1 1
+// FUSED-NOT: cuMemAlloc
+// FUSED-NOT: cuModuleLoadDataEx
+//
+// Unfused: two kernels in program order; the intermediate (buf2) is written
+// by add and read by relu, which writes buf3.
+// RUN: rm -f %t.eager.log
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.eager.log kfuse-run %s \
+// RUN:   --device=cuda --fusion=off --warmup=0 --repeat=0 --dim d0=5000 --dim d1=5000
+// RUN: FileCheck %s --check-prefix=EAGER < %t.eager.log
+// EAGER: cuModuleLoadDataEx entries: pointwise_add_0(19 params) pointwise_relu_1(15 params)
+// EAGER: cuLaunchKernel pointwise_add_0 grid=(5,1,1) block=(256,1,1) smem=0 args: 256 4 5000 buf0 buf0 0 5000 1 buf1 buf1 0 5000 1 buf2 buf2 0 5000 1 1
+// EAGER: cuLaunchKernel pointwise_relu_1 grid=(5,1,1) block=(256,1,1) smem=0 args: 256 4 5000 buf2 buf2 0 5000 1 0 buf3 buf3 0 5000 1 1
+//
+// One PTX for every length: 1 element is one block; 128 threads a block
+// give ceil(5000 / 512) = 10 blocks.
+// RUN: rm -f %t.one.log %t.b128.log
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.one.log kfuse-run %s \
+// RUN:   --device=cuda --warmup=0 --repeat=0 --dim d0=1 --dim d1=1
+// RUN: FileCheck %s --check-prefix=ONE < %t.one.log
+// ONE: cuLaunchKernel pointwise_add_relu_0 grid=(1,1,1) block=(256,1,1) smem=0 args: 256 4 1 buf0
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.b128.log kfuse-run %s \
+// RUN:   --device=cuda --warmup=0 --repeat=0 --dim d0=5000 --dim d1=5000 --block-size=128
+// RUN: FileCheck %s --check-prefix=B128 < %t.b128.log
+// B128: cuLaunchKernel pointwise_add_relu_0 grid=(10,1,1) block=(128,1,1) smem=0 args: 128 4 5000
+func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = kf.add %a, %b : tensor<?xf32>, tensor<?xf32>
+  %1 = kf.relu %0 : tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
