@@ -19,7 +19,7 @@
 // CHIP100: unsupported GPU chip 'sm_100'
 // FUSION: kfuse-compile: error: --fusion must be 'on' or 'off', got 'maybe'
 // EMIT: Cannot find option named 'cubin'
-// LIB: kfuse-compile: error: --emit=lib is not implemented yet
+// LIB: kfuse-compile: error: --emit=lib writes a shared library: give its path with -o
 // BLOCK: kfuse-compile: error: --block-size must be a multiple of 32 from 32 to 1024
 // MISSING: kfuse-compile: error: cannot open input file
 // The user's input is never overwritten.

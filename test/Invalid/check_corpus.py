@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every invalid input makes kfuse-opt and kfuse-compile fail properly.
+"""Every invalid input makes kfuse-opt, kfuse-compile and kfuse-run fail properly.
 
 For each file in Inputs/ (syntax errors, truncated and binary files, every
 verifier error, unsupported dtypes, shapes that do not broadcast, huge
@@ -39,6 +39,7 @@ def main():
     bindir = sys.argv[1]
     opt = os.path.join(bindir, "kfuse-opt")
     compile_ = os.path.join(bindir, "kfuse-compile")
+    run_ = os.path.join(bindir, "kfuse-run")
     inputs = sorted(os.listdir(os.path.join(HERE, "Inputs")))
     tmp = tempfile.mkdtemp()
     out = os.path.join(tmp, "out.ptx")
@@ -49,6 +50,10 @@ def main():
         if located:
             checks.append((name + " (kfuse-opt)", [opt, path, "--kf-to-linalg", "-o", out], path, "error:"))
         checks.append((name + " (kfuse-compile)", [compile_, path, "-o", out],
+                       path if located else None, "error:"))
+        # kfuse-run compiles with kfuse-compile: its located error comes
+        # through, then kfuse-run's own.
+        checks.append((name + " (kfuse-run)", [run_, path, "--device=cpu", "--output", out],
                        path if located else None, "error:"))
     valid = os.path.join(HERE, "..", "..", "examples", "add_relu.mlir")
     bad_options = [
@@ -67,7 +72,12 @@ def main():
         [compile_, valid, "--fusion=both", "-o", out],
         [compile_, valid, "--block-size=0", "-o", out],
         [compile_, valid, "--emit=cubin", "-o", out],
-        [compile_, valid, "--emit=lib", "-o", out],
+        [compile_, valid, "--emit=lib"],
+        [run_, valid, "--device=tpu", "--output", out],
+        [run_, valid, "--fusion=sometimes", "--output", out],
+        [run_, valid, "--repeat=many", "--output", out],
+        [run_, valid, "--format=yaml", "--output", out],
+        [run_, valid, "--entry=nope", "--output", out],
         [compile_, os.path.join(tmp, "missing.mlir"), "-o", out],
         [compile_, valid, "--dump-dir=/proc/kfuse-cannot-write-here", "-o", out],
     ]
