@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # kfuse's main job on an example (default: the article's add_relu): set up,
-# build, then show the program, its kernels and memory traffic eager and
-# fused with the reason for every boundary, and the fused kernels as IR.
-#   bash scripts/run.sh [examples/NAME.mlir] [report options, e.g. fusion=none]
+# build, then run it with kfuse-run (kernel summary eager vs fused, first
+# call and steady state, profiler table, check against the unfused program
+# on the CPU), then the kernel report with the reason for every boundary,
+# and the fused kernels as IR.
+#   bash scripts/run.sh [examples/NAME.mlir] [kfuse-run options, e.g. --fusion=off]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 example="${1:-examples/add_relu.mlir}"
-options="${2:-}"
+shift || true
 bash scripts/build.sh >/dev/null
-echo "== $example =="
-build/bin/kfuse-opt "$example"
+echo "== build/bin/kfuse-run $example --check $* =="
+extra=()
+# The MLP's batch is dynamic: give it one.
+if grep -q "tensor<?x" "$example"; then extra=(--dim d0=64); fi
+build/bin/kfuse-run "$example" --check "${extra[@]}" "$@"
 echo
-echo "== kernel report: kfuse-opt $example --kf-kernel-report${options:+=$options} =="
-build/bin/kfuse-opt "$example" "--kf-kernel-report${options:+=$options}" -o /dev/null
+echo "== kernel report: kfuse-opt $example --kf-kernel-report =="
+build/bin/kfuse-opt "$example" --kf-kernel-report -o /dev/null
 echo
 echo "== fused kernels: kfuse-opt $example --kf-to-linalg --kf-form-kernels =="
 build/bin/kfuse-opt "$example" --kf-to-linalg --kf-form-kernels

@@ -28,3 +28,10 @@ func.func @add_relu(%a: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<1024xf
   %1 = kf.relu %0 : tensor<1024xf32>
   return %1 : tensor<1024xf32>
 }
+
+// kfuse-opt replays the host code of the library: host kernels with the
+// runtime's entry point, launched through a gpu.binary that names them.
+// RUN: kfuse-opt %s --kf-host-runtime-pipeline | FileCheck %s --check-prefix=HOSTPIPE
+// HOSTPIPE-DAG: gpu.binary @kfuse_kernels [#gpu.object<#nvvm.target, bin = "KFUSE-HOST-MODULE:__kfuse_host_kfuse_kernels_\00">]
+// HOSTPIPE-DAG: llvm.func @__kfuse_host_kfuse_kernels_pointwise_add_relu_0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// HOSTPIPE-DAG: llvm.call @mgpuMemAlloc

@@ -145,6 +145,7 @@ void printJson(const RunReport &r) {
   s += "  \"function\": " + json::quote(r.function) + ",\n";
   s += "  \"fusion\": " + json::quote(r.fusion) + ",\n";
   s += "  \"device\": " + json::quote(r.device) + ",\n";
+  s += "  \"device_note\": " + json::quote(r.deviceNote) + ",\n";
   s += "  \"eager\": " + traffic(r.eager) + ",\n";
   s += "  \"fused\": " + traffic(r.fused) + ",\n";
   s += "  \"compile_ms\": " + (r.compileMs >= 0 ? number(r.compileMs) : "null") + ",\n";

@@ -147,8 +147,8 @@ int main(int argc, char **argv) {
   if (note.empty() && !kfuse_rt_is_cuda() && device == "auto")
     note = why;
   report.device = kfuse_rt_device_description();
+  report.deviceNote = note;
   if (!note.empty()) {
-    report.device += " (" + note + ")";
     if (!o.quiet)
       std::fprintf(stderr, "kfuse-run: running on the CPU: %s\n", note.c_str());
   }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds what bench/gpu-check.sh needs on a GPU machine that has no MLIR:
+# kfuse-run and the runtime, every example compiled with --emit=lib, and the
+# examples' results computed here on the CPU (inputs come from a seed, so
+# the GPU run draws the same ones). Writes build/gpu-bundle/ (a few MB).
+#   bash bench/pack.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh >/dev/null
+out=build/gpu-bundle
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/programs" "$out/ref"
+cp build/bin/kfuse-run "$out/bin/"
+cp build/lib/libkfuse_runtime.so "$out/lib/"
+cp bench/gpu-check.sh bench/gpu_bench.py "$out/"
+# Portable host code: x86-64-v3 (AVX2) runs on every recent x86 server.
+for src in examples/*.mlir bench/add_relu_dynamic.mlir; do
+  name=$(basename "$src" .mlir)
+  build/bin/kfuse-compile "$src" --emit=lib --host-cpu=x86-64-v3 -o "$out/programs/$name.so"
+done
+for src in examples/*.mlir; do
+  name=$(basename "$src" .mlir)
+  dims=()
+  if grep -q "tensor<?x" "$src"; then dims=(--dim d0=64); fi
+  build/bin/kfuse-run "$out/programs/$name.so" --device=cpu --seed=1 "${dims[@]}" \
+    --warmup=0 --repeat=0 --quiet --output "result0=$out/ref/$name.npy"
+done
+du -sh "$out"
