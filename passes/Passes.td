@@ -281,6 +281,9 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
     Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
     Option<"vectorWidth", "vector-width", "unsigned", "4",
            "elements per thread, read as one vector (1: no vectors)">,
+    Option<"host", "host", "bool", "false",
+           "for the host runtime: row kernels get one thread a block and no "
+           "shuffles, barriers or shared memory">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

@@ -91,7 +91,8 @@ std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
        (hostKernels ? "true" : "false") + "}," + kBufferize +
        "buffer-deallocation-pipeline,"
        "convert-bufferization-to-memref,"
-       "kf-map-kernels-to-gpu{block-size=" + std::to_string(blockSize) + "},"
+       "kf-map-kernels-to-gpu{block-size=" + std::to_string(blockSize) +
+       (hostKernels ? " host=true" : "") + "},"
        "gpu-kernel-outlining,"
        "kf-device-buffers,"
        "func.func(gpu-async-region),";

@@ -1,5 +1,7 @@
 //===- KfMapKernelsToGpu.cpp - pointwise kernels as flat gpu.launch -------===//
 #include "passes/Passes.h"
+#include "passes/gpu/MappingUtils.h"
+#include "passes/gpu/RowKernels.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -19,26 +21,9 @@ using namespace mlir;
 
 namespace {
 
-/// The loop indices of flat index `i` over `sizes` (row-major).
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value i,
-                               ArrayRef<Value> sizes) {
-  SmallVector<Value> ivs(sizes.size());
-  for (int64_t d = (int64_t)sizes.size() - 1; d >= 0; --d) {
-    if (d == 0) {
-      ivs[d] = i;
-      break;
-    }
-    ivs[d] = arith::RemUIOp::create(b, loc, i, sizes[d]);
-    i = arith::DivUIOp::create(b, loc, i, sizes[d]);
-  }
-  return ivs;
-}
-
-/// Indices of `map` applied to the loop indices.
-SmallVector<Value> indices(OpBuilder &b, Location loc, AffineMap map,
-                           ValueRange ivs) {
-  return *affine::expandAffineMap(b, loc, map, ivs);
-}
+using kfuse::gpu::cloneBody;
+using kfuse::gpu::delinearize;
+using kfuse::gpu::indices;
 
 /// The ops of one kernel, emitted for one thread's elements.
 class KernelBody {
@@ -134,22 +119,6 @@ private:
     return b.getI64IntegerAttr(std::min(bytes, 16u));
   }
 
-  /// Clones the body of `op` with `mapping`; returns the yielded values.
-  static SmallVector<Value> cloneBody(OpBuilder &b, linalg::GenericOp op,
-                                      IRMapping &mapping, ArrayRef<Value> ivs) {
-    Block &body = op.getRegion().front();
-    for (Operation &inner : body.without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), ivs[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, mapping);
-    }
-    SmallVector<Value> out;
-    for (Value v : cast<linalg::YieldOp>(body.getTerminator()).getValues())
-      out.push_back(mapping.lookupOrDefault(v));
-    return out;
-  }
 };
 
 /// Whether every access of the kernel is contiguous and in iteration
@@ -305,6 +274,11 @@ struct KfMapKernelsToGpuPass
     for (auto &[name, ops] : kernels) {
       if (ops.front()->hasAttr("kf.serial")) {
         mapSerial(ops);
+        continue;
+      }
+      if (ops.front()->hasAttr("kf.row")) {
+        if (failed(kfuse::gpu::mapRowKernel(ops, blockSize, host)))
+          return signalPassFailure();
         continue;
       }
       SmallVector<linalg::GenericOp> generics;

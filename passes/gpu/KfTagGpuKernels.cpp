@@ -1,5 +1,6 @@
 //===- KfTagGpuKernels.cpp - name the op each GPU kernel runs -------------===//
 #include "passes/Passes.h"
+#include "passes/gpu/RowKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -17,17 +18,26 @@ namespace {
 /// iteration space (same result shape), each reading the others' results
 /// only at the element it computes (identity maps), so that one thread can
 /// run them one after the other for its element.
-LogicalResult check(kfuse::kf::KernelOp kernel) {
+/// A reduction kernel is served when it is a row kernel (RowKernels.h).
+enum class Mapping { Flat, Row };
+
+FailureOr<Mapping> check(kfuse::kf::KernelOp kernel, bool anyReductionType) {
   SmallVector<linalg::LinalgOp> ops;
   kernel.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-  auto refuse = [&](const Twine &why) {
+  auto refuse = [&](const Twine &why) -> FailureOr<Mapping> {
     return kernel.emitError("kernel '")
            << kernel.getSymName() << "' (" << kernel.getKind() << ", "
            << ops.size() << " linalg ops) cannot be mapped to the GPU yet: "
            << why;
   };
+  if (kernel.getKind() == "reduction") {
+    std::string why;
+    if (!kfuse::gpu::isRowKernel(ops, /*shuffleTypes=*/!anyReductionType, why))
+      return refuse(why);
+    return Mapping::Row;
+  }
   if (kernel.getKind() != "pointwise")
-    return refuse("only pointwise kernels are");
+    return refuse("only pointwise and reduction kernels are");
   Type shape;
   for (linalg::LinalgOp op : ops) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -50,7 +60,7 @@ LogicalResult check(kfuse::kf::KernelOp kernel) {
   }
   if (ops.empty())
     return refuse("it holds no linalg op");
-  return success();
+  return Mapping::Flat;
 }
 
 struct KfTagGpuKernelsPass
@@ -59,20 +69,22 @@ struct KfTagGpuKernelsPass
 
   void runOnOperation() override {
     auto result = getOperation()->walk([&](kfuse::kf::KernelOp kernel) {
-      bool serial = false;
+      FailureOr<Mapping> mapping = failure();
       if (serialFallback) {
-        // The host runtime runs kernels the flat mapping cannot serve as
+        // The host runtime runs kernels the GPU mappings cannot serve as
         // one serial launch; the check's message is not an error there.
         ScopedDiagnosticHandler quiet(kernel.getContext(),
                                       [](Diagnostic &) { return success(); });
-        serial = failed(check(kernel));
-      } else if (failed(check(kernel))) {
+        mapping = check(kernel, /*anyReductionType=*/true);
+      } else if (failed(mapping = check(kernel, /*anyReductionType=*/false))) {
         return WalkResult::interrupt();
       }
       kernel.getBody().walk([&](linalg::LinalgOp op) {
         op->setAttr("kf.kernel", kernel.getSymNameAttr());
-        if (serial)
+        if (failed(mapping))
           op->setAttr("kf.serial", UnitAttr::get(op->getContext()));
+        else if (*mapping == Mapping::Row)
+          op->setAttr("kf.row", UnitAttr::get(op->getContext()));
       });
       return WalkResult::advance();
     });

@@ -25,9 +25,11 @@ func.func @pointwise(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 
 // -----
 
-// A reduction kernel is not mapped yet: refused with its name.
+// A reduction that accumulates into a value from outside the kernel (not a
+// fill of its identity) cannot start each thread from the identity:
+// refused with the kernel's name.
 func.func @reduction(%x: tensor<8xf32>, %init: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{kernel 'reduction_sum_0' (reduction, 1 linalg ops) cannot be mapped to the GPU yet: only pointwise kernels are}}
+  // expected-error @+1 {{kernel 'reduction_sum_0' (reduction, 1 linalg ops) cannot be mapped to the GPU yet: a reduction is not a combination from its identity}}
   %r = kf.kernel "reduction_sum_0" kind "reduction" -> tensor<f32> {
     %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<8xf32>) outs(%init : tensor<f32>) {
     ^bb0(%a: f32, %o: f32):
@@ -60,4 +62,78 @@ func.func @transposed_read(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
     kf.yield %n : tensor<4x4xf32>
   }
   return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// A row kernel (softmax over rows: reductions and elementwise ops over the
+// same rows) is tagged kf.row: one block a row.
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK-COUNT-6: kf.kernel = "reduction_max_sub_exp_sum_div_0", {{.*}}kf.row
+func.func @softmax_rows(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r = kf.kernel "reduction_max_sub_exp_sum_div_0" kind "reduction" -> tensor<4x8xf32> {
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %e0 = tensor.empty() : tensor<4xf32>
+    %m0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<4xf32>) -> tensor<4xf32>
+    %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%m0 : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.maximumf %o, %a : f32
+      linalg.yield %v : f32
+    } -> tensor<4xf32>
+    %e1 = tensor.empty() : tensor<4x8xf32>
+    %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<4x8xf32>, tensor<4xf32>) outs(%e1 : tensor<4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %d = arith.subf %a, %b : f32
+      %v = math.exp %d : f32
+      linalg.yield %v : f32
+    } -> tensor<4x8xf32>
+    %e2 = tensor.empty() : tensor<4xf32>
+    %s0 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<4x8xf32>) outs(%s0 : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    } -> tensor<4xf32>
+    %e3 = tensor.empty() : tensor<4x8xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%ex, %s : tensor<4x8xf32>, tensor<4xf32>) outs(%e3 : tensor<4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %v = arith.divf %a, %b : f32
+      linalg.yield %v : f32
+    } -> tensor<4x8xf32>
+    kf.yield %y : tensor<4x8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Warp shuffles move 32-bit values: an f64 reduction is refused on the GPU
+// (the host runtime runs it).
+func.func @f64_sum(%x: tensor<4x8xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{kernel 'reduction_sum_0' (reduction, 2 linalg ops) cannot be mapped to the GPU yet: a reduction of a type warp shuffles do not take (32-bit only)}}
+  %r = kf.kernel "reduction_sum_0" kind "reduction" -> tensor<4xf64> {
+    %zero = arith.constant 0.0 : f64
+    %e = tensor.empty() : tensor<4xf64>
+    %s0 = linalg.fill ins(%zero : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf64>) outs(%s0 : tensor<4xf64>) {
+    ^bb0(%a: f64, %o: f64):
+      %v = arith.addf %o, %a : f64
+      linalg.yield %v : f64
+    } -> tensor<4xf64>
+    kf.yield %s : tensor<4xf64>
+  }
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+// A matmul kernel is not mapped yet.
+func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{kernel 'matmul_0' (matmul, 1 linalg ops) cannot be mapped to the GPU yet: only pointwise and reduction kernels are}}
+  %r = kf.kernel "matmul_0" kind "matmul" -> tensor<4x2xf32> {
+    %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>
+    kf.yield %m : tensor<4x2xf32>
+  }
+  return %r : tensor<4x2xf32>
 }
