@@ -115,6 +115,7 @@ std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
     return p.substr(0, p.size() - 1); // drop the trailing comma
   // Host code: kernel launches become mgpu* runtime calls.
   p += "expand-strided-metadata,"
+       "lower-affine," // the index math of collapsed and expanded views
        "finalize-memref-to-llvm,"
        "gpu-to-llvm,"
        "convert-to-llvm,"

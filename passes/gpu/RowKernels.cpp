@@ -103,6 +103,22 @@ struct Layout {
   SmallVector<bool> isRowDim;
   SmallVector<int64_t> sizes; // static loop sizes of the first reduction
   unsigned rows = 0, cols = 0;
+
+  /// Whether an elementwise op computes one value a row: it loops over the
+  /// rows only, or over rows and unit columns (a keepdim value).
+  bool isRowOp(linalg::GenericOp op) const {
+    if (op.getNumLoops() == rows)
+      return true;
+    if (op.getNumLoops() != isRowDim.size())
+      return false;
+    SmallVector<int64_t> loopSizes = op.getStaticLoopRanges();
+    for (auto [i, s] : llvm::enumerate(loopSizes))
+      if (!isRowDim[i] && s != 1)
+        return false;
+    return llvm::any_of(llvm::enumerate(sizes), [&](auto e) {
+      return !isRowDim[e.index()] && e.value() != 1;
+    });
+  }
 };
 
 bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string &why,
@@ -146,7 +162,8 @@ bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string &why
     if (!generic)
       return why = "it holds a " + op->getName().getStringRef().str(), false;
     unsigned loops = generic.getNumLoops();
-    bool fullRank = loops == layout.isRowDim.size();
+    bool rowOp = !isReduction(op) && layout.isRowOp(generic);
+    bool fullRank = loops == layout.isRowDim.size() && !rowOp;
     if (isReduction(op)) {
       if (generic.getIteratorTypesArray() != first.getIteratorTypesArray() ||
           !sameSizes(generic.getStaticLoopRanges(), layout.sizes))
@@ -166,9 +183,11 @@ bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string &why
     } else if (fullRank) {
       if (!sameSizes(generic.getStaticLoopRanges(), layout.sizes))
         return why = "its ops iterate over different shapes", false;
-    } else if (loops != layout.rows ||
-               !sameSizes(generic.getStaticLoopRanges(), rowSizes)) {
+    } else if (!rowOp) {
       return why = "an op is neither over the rows nor over rows and columns", false;
+    } else if (loops == layout.rows &&
+               !sameSizes(generic.getStaticLoopRanges(), rowSizes)) {
+      return why = "its ops iterate over different rows", false;
     }
     for (OpOperand &init : generic.getDpsInitsMutable())
       if (!isReduction(op) && !generic.getMatchingIndexingMap(&init).isIdentity())
@@ -325,6 +344,10 @@ public:
   void overRow(linalg::GenericOp op) {
     SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    if (op.getNumLoops() != layout.rows) { // rows and unit columns
+      SmallVector<Value> zeros(layout.cols, zero);
+      rowIvs = ivs(rowIvs, zeros);
+    }
     auto first = scf::IfOp::create(
         b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero), false);
     OpBuilder::InsertionGuard guard(b);
@@ -398,6 +421,14 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
       nullptr, nullptr, FlatSymbolRefAttr::get(ctx, "kfuse_kernels"),
       FlatSymbolRefAttr::get(name));
   b.setInsertionPointToStart(&launch.getBody().front());
+  // With no rows (a zero-sized tensor) the one block does nothing; the
+  // condition is the same for all threads of a block, so the barriers
+  // inside stay uniform.
+  auto hasRow = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, launch.getBlockIds().x, rows),
+      false);
+  b.setInsertionPointToStart(&hasRow.getThenRegion().front());
   RowEmitter emit(b, loc, layout, host);
   emit.tid = launch.getThreadIds().x;
   emit.blockDim = launch.getBlockSize().x;
@@ -415,14 +446,15 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
       Value identity = arith::ConstantOp::create(b, loc, init.getValue());
       emit.reduction(generic, identity,
                      host ? Value() : Value(launch.getWorkgroupAttributions()[nextShared++]));
-    } else if (generic.getNumLoops() == layout.isRowDim.size()) {
-      emit.overColumns(generic);
-    } else {
+    } else if (layout.isRowOp(generic)) {
       emit.overRow(generic);
+    } else {
+      emit.overColumns(generic);
     }
     if (!host) // what one thread wrote, the next op's threads may read
       ::mlir::gpu::BarrierOp::create(b, loc);
   }
+  b.setInsertionPointToEnd(&launch.getBody().front());
   ::mlir::gpu::TerminatorOp::create(b, loc);
   for (linalg::LinalgOp op : llvm::reverse(ops))
     op->erase();

@@ -100,32 +100,32 @@ void printText(const RunReport &r) {
   if (r.compileMs >= 0)
     std::printf(" (compiling the program took %.0f ms before it)", r.compileMs);
   std::printf("\n");
-  if (r.repeat == 0)
-    return;
-  std::printf("steady state: %d calls, %.3f ms a call, %u launch%s a call\n", r.repeat,
-              r.steadyCallMs, r.launchesPerCall, r.launchesPerCall == 1 ? "" : "es");
-  double total = 0;
-  for (const KernelRow &k : r.kernels)
-    total += k.totalUs;
-  std::printf("  %-32s %6s %11s %10s %12s %9s %7s\n", "kernel", "calls", "total ms",
-              "avg us", "bytes/call", "GB/s", "share");
-  bool flagged = false;
-  for (const KernelRow &k : r.kernels) {
-    char rate[32];
-    std::snprintf(rate, sizeof(rate), "%.1f%s", k.gbps, k.abovePeak ? "*" : "");
-    std::string gbps = k.gbps > 0 ? rate : "?";
-    flagged |= k.abovePeak;
-    std::printf("  %-32s %6u %11.3f %10.2f %12s %9s %6.1f%%\n", k.name.c_str(), k.calls,
-                k.totalUs / 1e3, k.totalUs / k.calls, bytesText(k.bytes).c_str(),
-                gbps.c_str(), total > 0 ? 100.0 * k.totalUs / total : 0.0);
+  if (r.repeat > 0) {
+    std::printf("steady state: %d calls, %.3f ms a call, %u launch%s a call\n", r.repeat,
+                r.steadyCallMs, r.launchesPerCall, r.launchesPerCall == 1 ? "" : "es");
+    double total = 0;
+    for (const KernelRow &k : r.kernels)
+      total += k.totalUs;
+    std::printf("  %-32s %6s %11s %10s %12s %9s %7s\n", "kernel", "calls", "total ms",
+                "avg us", "bytes/call", "GB/s", "share");
+    bool flagged = false;
+    for (const KernelRow &k : r.kernels) {
+      char rate[32];
+      std::snprintf(rate, sizeof(rate), "%.1f%s", k.gbps, k.abovePeak ? "*" : "");
+      std::string gbps = k.gbps > 0 ? rate : "?";
+      flagged |= k.abovePeak;
+      std::printf("  %-32s %6u %11.3f %10.2f %12s %9s %6.1f%%\n", k.name.c_str(), k.calls,
+                  k.totalUs / 1e3, k.totalUs / k.calls, bytesText(k.bytes).c_str(),
+                  gbps.c_str(), total > 0 ? 100.0 * k.totalUs / total : 0.0);
+    }
+    if (flagged)
+      std::printf("  * above the device's peak of %.0f GB/s: a timing or byte-count "
+                  "error, not a measurement\n", r.peakGbps);
+    else if (r.peakGbps > 0)
+      std::printf("  device peak: %.0f GB/s\n", r.peakGbps);
+    else
+      std::printf("  (no peak bandwidth known for this device)\n");
   }
-  if (flagged)
-    std::printf("  * above the device's peak of %.0f GB/s: a timing or byte-count "
-                "error, not a measurement\n", r.peakGbps);
-  else if (r.peakGbps > 0)
-    std::printf("  device peak: %.0f GB/s\n", r.peakGbps);
-  else
-    std::printf("  (no peak bandwidth known for this device)\n");
   std::printf("allocator: %llu driver allocations, %llu served from the cache\n",
               (unsigned long long)r.driverAllocations, (unsigned long long)r.cacheHits);
   if (r.check.ran)
