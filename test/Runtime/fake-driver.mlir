@@ -58,15 +58,16 @@
 //
 // softmax over 1024 rows of 1024: one row kernel, a block per row (1024),
 // 256 threads (1024 columns would take 1024, capped at the block size).
-// Arguments by hand, in the kernel's order: x (buf0, 1024x1024, strides
-// 1024 and 1), the column count, the row maxima (buf1, 1024), exp(x - max)
+// Arguments by hand, in the kernel's order: the row count (1024; blocks
+// past it do nothing), x (buf0, 1024x1024, strides 1024 and 1), the column
+// count, the row maxima (buf1, 1024), exp(x - max)
 // (buf2), the row sums (buf3) and the result (buf4).
 // RUN: rm -f %t.softmax.log
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.softmax.log kfuse-run \
 // RUN:   %kfuse_src/examples/softmax.mlir --device=cuda --warmup=0 --repeat=0
 // RUN: FileCheck %s --check-prefix=SOFTMAX < %t.softmax.log
-// SOFTMAX: cuModuleLoadDataEx entries: reduction_max_sub_exp_sum_div_0(32 params)
-// SOFTMAX: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(1024,1,1) block=(256,1,1) smem=0 args: buf0 buf0 0 1024 1024 1024 1 1024 buf1 buf1 0 1024 1 buf2 buf2 0 1024 1024 1024 1 buf3 buf3 0 1024 1 buf4 buf4 0 1024 1024 1024 1
+// SOFTMAX: cuModuleLoadDataEx entries: reduction_max_sub_exp_sum_div_0(33 params)
+// SOFTMAX: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(1024,1,1) block=(256,1,1) smem=0 args: 1024 buf0 buf0 0 1024 1024 1024 1 1024 buf1 buf1 0 1024 1 buf2 buf2 0 1024 1024 1024 1 buf3 buf3 0 1024 1 buf4 buf4 0 1024 1024 1024 1
 //
 // Short rows take one warp: softmax over 4 rows of 8 is 4 blocks of 32.
 // RUN: rm -f %t.short.log
