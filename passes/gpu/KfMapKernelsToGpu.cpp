@@ -1,6 +1,7 @@
 //===- KfMapKernelsToGpu.cpp - pointwise kernels as flat gpu.launch -------===//
 #include "passes/Passes.h"
 #include "passes/gpu/MappingUtils.h"
+#include "passes/gpu/MatmulKernels.h"
 #include "passes/gpu/RowKernels.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -274,6 +275,11 @@ struct KfMapKernelsToGpuPass
     for (auto &[name, ops] : kernels) {
       if (ops.front()->hasAttr("kf.serial")) {
         mapSerial(ops);
+        continue;
+      }
+      if (ops.front()->hasAttr("kf.matmul")) {
+        if (failed(kfuse::gpu::mapMatmulKernel(ops, host)))
+          return signalPassFailure();
         continue;
       }
       if (ops.front()->hasAttr("kf.row")) {

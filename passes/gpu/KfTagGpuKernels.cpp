@@ -1,8 +1,10 @@
 //===- KfTagGpuKernels.cpp - name the op each GPU kernel runs -------------===//
 #include "passes/Passes.h"
+#include "passes/gpu/MatmulKernels.h"
 #include "passes/gpu/RowKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 #define DEBUG_TYPE "kf-tag-gpu-kernels"
 
@@ -19,7 +21,7 @@ namespace {
 /// only at the element it computes (identity maps), so that one thread can
 /// run them one after the other for its element.
 /// A reduction kernel is served when it is a row kernel (RowKernels.h).
-enum class Mapping { Flat, Row };
+enum class Mapping { Flat, Row, Matmul };
 
 FailureOr<Mapping> check(kfuse::kf::KernelOp kernel, bool anyReductionType) {
   SmallVector<linalg::LinalgOp> ops;
@@ -36,8 +38,16 @@ FailureOr<Mapping> check(kfuse::kf::KernelOp kernel, bool anyReductionType) {
       return refuse(why);
     return Mapping::Row;
   }
-  if (kernel.getKind() != "pointwise")
-    return refuse("only pointwise and reduction kernels are");
+  if (kernel.getKind() == "matmul") {
+    std::string why;
+    if (!kfuse::gpu::isMatmulKernel(ops, why))
+      return refuse(why);
+    return Mapping::Matmul;
+  }
+  // A transpose kernel is a generic reading its input permuted (see
+  // runOnOperation): the flat mapping computes an element a thread.
+  if (kernel.getKind() != "pointwise" && kernel.getKind() != "transpose")
+    return refuse("only pointwise, transpose, reduction and matmul kernels are");
   Type shape;
   for (linalg::LinalgOp op : ops) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -68,6 +78,18 @@ struct KfTagGpuKernelsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // linalg.transpose as the generic it stands for, so that the flat
+    // mapping can serve it.
+    IRRewriter rewriter(&getContext());
+    getOperation()->walk([&](linalg::TransposeOp op) {
+      if (!op->getParentOfType<kfuse::kf::KernelOp>())
+        return;
+      Attribute tag = op->getAttr("kf.op");
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, op);
+      if (succeeded(generic) && tag)
+        (*generic)->setAttr("kf.op", tag);
+    });
     auto result = getOperation()->walk([&](kfuse::kf::KernelOp kernel) {
       FailureOr<Mapping> mapping = failure();
       if (serialFallback) {
@@ -85,6 +107,8 @@ struct KfTagGpuKernelsPass
           op->setAttr("kf.serial", UnitAttr::get(op->getContext()));
         else if (*mapping == Mapping::Row)
           op->setAttr("kf.row", UnitAttr::get(op->getContext()));
+        else if (*mapping == Mapping::Matmul)
+          op->setAttr("kf.matmul", UnitAttr::get(op->getContext()));
       });
       return WalkResult::advance();
     });

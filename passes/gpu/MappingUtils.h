@@ -33,10 +33,10 @@ inline llvm::SmallVector<mlir::Value> indices(mlir::OpBuilder &b, mlir::Location
 
 /// Clones the body of `op` with `mapping` (block arguments already
 /// mapped; linalg.index becomes ivs[dim]); returns the yielded values.
-inline llvm::SmallVector<mlir::Value> cloneBody(mlir::OpBuilder &b, mlir::linalg::GenericOp op,
+inline llvm::SmallVector<mlir::Value> cloneBody(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                                                 mlir::IRMapping &mapping,
                                                 llvm::ArrayRef<mlir::Value> ivs) {
-  mlir::Block &body = op.getRegion().front();
+  mlir::Block &body = op->getRegion(0).front();
   for (mlir::Operation &inner : body.without_terminator()) {
     if (auto index = llvm::dyn_cast<mlir::linalg::IndexOp>(inner)) {
       mapping.map(index.getResult(), ivs[index.getDim()]);

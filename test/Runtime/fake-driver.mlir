@@ -75,6 +75,14 @@
 // RUN:   %S/../GPU/row-kernels.mlir --entry=softmax_rows --device=cuda --warmup=0 --repeat=0
 // RUN: FileCheck %s --check-prefix=SHORT < %t.short.log
 // SHORT: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(4,1,1) block=(32,1,1)
+//
+// A matmul with its epilogue: 37x50 @ 50x23, tiles of 16x16: 2 across, 3
+// down, 256 threads each.
+// RUN: rm -f %t.mm.log
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.mm.log kfuse-run \
+// RUN:   %S/../GPU/matmul-kernels.mlir --entry=linear_relu --device=cuda --warmup=0 --repeat=0
+// RUN: FileCheck %s --check-prefix=MATMUL < %t.mm.log
+// MATMUL: cuLaunchKernel matmul_add_relu_0 grid=(2,3,1) block=(16,16,1)
 func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = kf.add %a, %b : tensor<?xf32>, tensor<?xf32>
   %1 = kf.relu %0 : tensor<?xf32>

@@ -6,12 +6,12 @@
 // RUN:   | FileCheck %s --check-prefix=MAPPED
 
 // For the host runtime, a kernel the GPU mappings cannot serve (here a
-// matmul) is tagged kf.serial instead of refused; a row reduction is
-// tagged kf.row, a pointwise one as before (eager kernels, so that each op
-// is a kernel of its own).
+// batched matmul) is tagged kf.serial instead of refused; a row reduction
+// is tagged kf.row, a pointwise one as before (eager kernels, so that each
+// op is a kernel of its own).
 // CHECK-LABEL: func.func @matmul_sum_exp
 // CHECK: linalg.fill {kf.kernel = "matmul_0", kf.serial}
-// CHECK: linalg.matmul {kf.kernel = "matmul_0", kf.op = "matmul", kf.serial}
+// CHECK: linalg.generic {{.*}}kf.kernel = "matmul_0", kf.op = "matmul", kf.serial}
 // CHECK: linalg.fill {kf.kernel = "reduction_sum_1", kf.row}
 // CHECK: linalg.generic {{.*}}kf.kernel = "reduction_sum_1", kf.op = "sum", kf.row}
 // CHECK: linalg.generic {{.*}}kf.kernel = "pointwise_exp_2", kf.op = "exp"}
@@ -21,13 +21,13 @@
 // MAPPED-LABEL: func.func @matmul_sum_exp
 // MAPPED: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ONE:.*]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) module(@kfuse_kernels) function(@matmul_0)
 // MAPPED-NEXT: linalg.fill
-// MAPPED-NEXT: linalg.matmul
+// MAPPED-NEXT: linalg.generic
 // MAPPED: function(@reduction_sum_1)
 // MAPPED-NOT: gpu.barrier
 // MAPPED: function(@pointwise_exp_2)
-func.func @matmul_sum_exp(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4xf32> {
-  %m = kf.matmul %a, %b : tensor<4x8xf32>, tensor<8x2xf32>
-  %s = kf.sum %m dims [1] : tensor<4x2xf32>
-  %e = kf.exp %s : tensor<4xf32>
-  return %e : tensor<4xf32>
+func.func @matmul_sum_exp(%a: tensor<2x4x8xf32>, %b: tensor<2x8x3xf32>) -> tensor<2x4xf32> {
+  %m = kf.matmul %a, %b : tensor<2x4x8xf32>, tensor<2x8x3xf32>
+  %s = kf.sum %m dims [2] : tensor<2x4x3xf32>
+  %e = kf.exp %s : tensor<2x4xf32>
+  return %e : tensor<2x4xf32>
 }

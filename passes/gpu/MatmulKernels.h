@@ -1,0 +1,29 @@
+//===- MatmulKernels.h - matmul kernels as shared-memory tiles --*- C++ -*-===//
+#ifndef KFUSE_PASSES_GPU_MATMULKERNELS_H
+#define KFUSE_PASSES_GPU_MATMULKERNELS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <string>
+
+namespace kfuse::gpu {
+
+/// The output tile of a block is kTile x kTile elements.
+constexpr int64_t kTile = 16;
+
+/// A matmul kernel: a fill, a 2-D linalg.matmul accumulating into it, and
+/// elementwise ops over its result's elements (the epilogue: bias, relu,
+/// ...), each reading the kernel's own results only at the element it
+/// computes. Checked on tensors and on buffers; `why` says what does not fit.
+bool isMatmulKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, std::string &why);
+
+/// Replaces the (bufferized) ops of a matmul kernel by one gpu.launch: a
+/// block per 16x16 tile of the result, a thread per element, the operands
+/// staged through shared memory 16 columns of K at a time; the epilogue is
+/// computed in registers before the store. With `host`, a block is one
+/// thread computing its tile with loops (no shared memory or barriers).
+mlir::LogicalResult mapMatmulKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool host);
+
+} // namespace kfuse::gpu
+
+#endif // KFUSE_PASSES_GPU_MATMULKERNELS_H
