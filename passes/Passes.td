@@ -397,11 +397,20 @@ def KfHostKernelAbi : Pass<"kf-host-kernel-abi", "mlir::ModuleOp"> {
 def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {
   let summary = "Run each gpu.launch as loops on the host (tests without a GPU)";
   let description = [{
-    Replaces every `gpu.launch` that uses no barrier, shuffle or shared
-    memory by loops over its blocks and threads, in order, so that the
-    GPU mapping's index math, vector accesses and masked tails run on the
-    CPU and can be checked against the CPU pipeline. Not part of any
-    compilation pipeline: kf-gpu-emulation-pipeline uses it for tests.
+    Replaces every `gpu.launch` by host loops over its blocks and threads
+    that compute what the GPU computes, so that the GPU mappings' index
+    math, vector accesses, masked tails, shuffles and barriers run on the
+    CPU and can be checked against the CPU pipeline. Threads that never
+    synchronize run one after the other. In a launch whose threads
+    synchronize (gpu.barrier, gpu.shuffle xor, workgroup memory), the code
+    between two synchronizations runs for every thread of a block in turn
+    (loop fission, as MCUDA and POCL do): values living across a
+    synchronization are kept per thread in arrays, a shuffle reads lane
+    `t xor offset`'s slot, a branch holding one is taken per thread through
+    a mask, and a loop holding one runs once for the block (its bounds must
+    be the same in every thread; its iterations are in lockstep, so a
+    missing barrier at the end of a loop body goes unnoticed). Not part of
+    any compilation pipeline: kf-gpu-emulation-pipeline uses it for tests.
 
     Before:
     ```mlir

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/gpu/SimtEmulation.h"
 
 #include "mlir/IR/IRMapping.h"
 
@@ -33,9 +34,10 @@ bool hasCrossThreadOps(gpu::LaunchOp launch) {
 }
 
 LogicalResult emulate(gpu::LaunchOp launch) {
-  if (hasCrossThreadOps(launch) || launch.getAsyncToken())
-    return launch.emitError("kf-emulate-gpu-launches: the threads of this "
-                            "launch are not independent");
+  if (launch.getAsyncToken())
+    return launch.emitError("kf-emulate-gpu-launches: an async launch");
+  if (hasCrossThreadOps(launch))
+    return kfuse::gpu::emulateSynchronizedLaunch(launch);
   OpBuilder b(launch);
   Location loc = launch.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
