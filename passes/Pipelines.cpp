@@ -89,10 +89,15 @@ std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
   // host's buffers become device buffers, all on one stream.
   p += std::string("kf-tag-gpu-kernels{serial-fallback=") +
        (hostKernels ? "true" : "false") + "}," + kBufferize +
+       // Deallocation runs on linalg (it does not know gpu.barrier); the
+       // mapping then moves the frees a launch needs after it.
        "buffer-deallocation-pipeline,"
-       "convert-bufferization-to-memref,"
        "kf-map-kernels-to-gpu{block-size=" + std::to_string(blockSize) +
        (hostKernels ? " host=true" : "") + "},"
+       "convert-bufferization-to-memref,"
+       // Integer pow (math.ipowi) as a function; outlining copies it into
+       // the kernel module.
+       "convert-math-to-funcs{convert-ctlz=false},"
        "gpu-kernel-outlining,"
        "kf-device-buffers,"
        "func.func(gpu-async-region),";

@@ -5,6 +5,8 @@
 #include "passes/gpu/RowKernels.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -252,6 +254,35 @@ void mapSerial(ArrayRef<linalg::LinalgOp> ops) {
     op->moveBefore(terminator);
 }
 
+/// A kernel's launch sits where its last op was; buffer deallocation ran
+/// before and freed buffers after their last use by an earlier op of the
+/// kernel. Those frees move after the launch (a later free is always safe).
+LogicalResult keepBuffersAlive(gpu::LaunchOp launch) {
+  llvm::SetVector<Value> used;
+  getUsedValuesDefinedAbove(launch.getBody(), used);
+  for (Value v : launch->getOperands())
+    used.insert(v);
+  SmallVector<Operation *> frees;
+  for (Operation *op = launch->getPrevNode(); op; op = op->getPrevNode()) {
+    if (isa<gpu::LaunchOp>(op))
+      break; // earlier launches were fixed already
+    if (!isa<bufferization::DeallocOp, memref::DeallocOp>(op) ||
+        llvm::none_of(op->getOperands(), [&](Value v) { return used.contains(v); }))
+      continue;
+    for (Operation *user : op->getUsers())
+      if (user->getBlock() == launch->getBlock() && user->isBeforeInBlock(launch))
+        return op->emitError("kf-map-kernels-to-gpu: a free before the launch of "
+                             "its buffer's kernel cannot move after it");
+    frees.push_back(op);
+  }
+  Operation *after = launch;
+  for (Operation *op : llvm::reverse(frees)) {
+    op->moveAfter(after);
+    after = op;
+  }
+  return success();
+}
+
 struct KfMapKernelsToGpuPass
     : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsToGpuPass> {
   using Base::Base;
@@ -301,6 +332,11 @@ struct KfMapKernelsToGpuPass
       if (failed(mapToLaunch(generics, blockSize, vectorWidth)))
         return signalPassFailure();
     }
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
+    for (gpu::LaunchOp launch : launches)
+      if (failed(keepBuffersAlive(launch)))
+        return signalPassFailure();
   }
 };
 

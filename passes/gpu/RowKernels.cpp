@@ -112,9 +112,14 @@ struct Layout {
     if (op.getNumLoops() != isRowDim.size())
       return false;
     SmallVector<int64_t> loopSizes = op.getStaticLoopRanges();
-    for (auto [i, s] : llvm::enumerate(loopSizes))
+    for (auto [i, s] : llvm::enumerate(loopSizes)) {
       if (!isRowDim[i] && s != 1)
         return false;
+      // The same rows (a reshape can make [27, 1, 1] of [3, 3, 3]).
+      if (isRowDim[i] && s != sizes[i] && !ShapedType::isDynamic(s) &&
+          !ShapedType::isDynamic(sizes[i]))
+        return false;
+    }
     return llvm::any_of(llvm::enumerate(sizes), [&](auto e) {
       return !isRowDim[e.index()] && e.value() != 1;
     });

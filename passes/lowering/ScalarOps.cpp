@@ -101,6 +101,24 @@ Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
   return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
 }
+/// Integer x ** y. math.ipowi's expansion divides by zero for 0 ** -n
+/// (undefined behaviour, garbage on the CPU and the GPU alike), so negative
+/// exponents are decided here: 1 ** -n = 1, (-1) ** -n = +-1, otherwise 0
+/// (PyTorch refuses negative integer exponents); ipowi only sees n >= 0.
+Value integerPow(OpBuilder &b, Location loc, Value x, Value y) {
+  Type t = x.getType();
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, t, v).getResult(); };
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, c(0));
+  Value power = math::IPowIOp::create(b, loc, x, arith::MaxSIOp::create(b, loc, y, c(0)));
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    arith::AndIOp::create(b, loc, y, c(1)), c(0));
+  Value minusOne = arith::SelectOp::create(b, loc, odd, c(-1), c(1));
+  Value isOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(1));
+  Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(-1));
+  Value small = arith::SelectOp::create(
+      b, loc, isOne, c(1), arith::SelectOp::create(b, loc, isMinusOne, minusOne, c(0)));
+  return arith::SelectOp::create(b, loc, negative, small, power);
+}
 } // namespace
 
 Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
@@ -130,6 +148,8 @@ Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
             return arith3<arith::MinimumFOp, arith::MinSIOp, arith::AndIOp>(b, loc, x, y);
           })
           .Case([&](PowOp) {
+            if (isa<IntegerType>(x.getType()))
+              return integerPow(b, loc, x, y);
             return arith3<math::PowFOp, math::IPowIOp>(b, loc, x, y);
           })
           .Case([&](EqOp) { return compare(b, loc, x, y, CF::OEQ, CI::eq, CI::eq); })
