@@ -219,6 +219,7 @@ public:
       : b(b), loc(loc), layout(layout), host(host) {}
 
   Value tid, blockDim, rowIndex;
+  Value colStart, colStep; // this thread's first column and the stride
   SmallVector<Value> rowSizes, colSizes;
   Value cols;
 
@@ -258,7 +259,7 @@ public:
   template <typename Body>
   scf::ForOp columns(ValueRange inits, Body body) {
     return scf::ForOp::create(
-        b, loc, tid, cols, blockDim, inits,
+        b, loc, colStart, cols, colStep, inits,
         [&](OpBuilder &nested, Location, Value c, ValueRange acc) {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
@@ -286,11 +287,10 @@ public:
     return v;
   }
 
-  void reduction(linalg::GenericOp op, Value identity, Value shared) {
-    Operation *combiner = kfuse::gpu::combinerOf(op);
+  /// This thread's partial of a reduction over its columns.
+  Value partialOf(linalg::GenericOp op, Value identity) {
     SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
-    Block &body = op.getRegion().front();
-    BlockArgument out = body.getArguments().back();
+    BlockArgument out = op.getRegion().front().getArguments().back();
     scf::ForOp loop = columns(identity, [&](ArrayRef<Value> colIvs, ValueRange acc) {
       SmallVector<Value> loopIvs = ivs(rowIvs, colIvs);
       IRMapping mapping;
@@ -298,16 +298,22 @@ public:
       mapping.map(out, acc[0]);
       return cloneBody(b, op, mapping, loopIvs);
     });
-    Value partial = loop.getResult(0);
-    OpOperand *init = op.getDpsInitOperand(0);
+    return loop.getResult(0);
+  }
+
+  /// Where a reduction's value for this block's row goes.
+  SmallVector<Value> resultIndex(linalg::GenericOp op) {
+    SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
     SmallVector<Value> zeros(layout.cols, arith::ConstantIndexOp::create(b, loc, 0));
-    SmallVector<Value> outIdx =
-        indices(b, loc, op.getMatchingIndexingMap(init), ivs(rowIvs, zeros));
-    if (host) { // one thread: its partial is the row's value
-      memref::StoreOp::create(b, loc, partial, init->get(), outIdx);
-      return;
-    }
-    // Each warp's value to shared memory, then the first warp combines them.
+    return indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                   ivs(rowIvs, zeros));
+  }
+
+  /// Combines the threads' partials of a block (warp shuffles, then the
+  /// warps' values through shared memory in the first warp); thread 0
+  /// stores the total at dest[index].
+  void blockCombine(Operation *combiner, Value partial, Value identity, Value shared,
+                    Value dest, ValueRange index) {
     Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value warpValue = warpReduce(combiner, partial);
@@ -335,7 +341,18 @@ public:
     auto isThreadZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
     auto store = scf::IfOp::create(b, loc, isThreadZero, false);
     b.setInsertionPointToStart(&store.getThenRegion().front());
-    memref::StoreOp::create(b, loc, total, init->get(), outIdx);
+    memref::StoreOp::create(b, loc, total, dest, index);
+  }
+
+  void reduction(linalg::GenericOp op, Value identity, Value shared) {
+    Value partial = partialOf(op, identity);
+    Value dest = op.getDpsInitOperand(0)->get();
+    SmallVector<Value> index = resultIndex(op);
+    if (host) { // one thread: its partial is the row's value
+      memref::StoreOp::create(b, loc, partial, dest, index);
+      return;
+    }
+    blockCombine(kfuse::gpu::combinerOf(op), partial, identity, shared, dest, index);
   }
 
   void overColumns(linalg::GenericOp op) {
@@ -376,6 +393,135 @@ bool isRowKernel(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string 
   return analyze(ops, shuffleTypes, why, layout);
 }
 
+namespace {
+/// The single reduction of a full reduction kernel whose other ops are
+/// elementwise over its columns before it and over its (one) row after it:
+/// such a kernel takes two launches. Null otherwise.
+linalg::GenericOp twoStageReduction(ArrayRef<linalg::LinalgOp> ops, const Layout &layout) {
+  if (layout.rows != 0)
+    return nullptr;
+  linalg::GenericOp reduction;
+  for (linalg::LinalgOp op : ops) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic)
+      continue;
+    if (isReduction(op)) {
+      if (reduction)
+        return nullptr;
+      reduction = generic;
+    } else if (reduction && !layout.isRowOp(generic)) {
+      return nullptr;
+    }
+  }
+  return reduction;
+}
+
+/// A full reduction in two launches: `<name>_partials` (blocks striding
+/// over the whole tensor, each storing its combined partial) and `<name>`
+/// (one block combining the partials, then the ops over the result).
+void mapTwoStage(ArrayRef<linalg::LinalgOp> ops, linalg::GenericOp reduction,
+                 const Layout &layout, unsigned blockSize) {
+  linalg::LinalgOp last = ops.back();
+  StringRef name = last->getAttrOfType<StringAttr>("kf.kernel").getValue();
+  OpBuilder b(last);
+  Location loc = last.getLoc();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> colSizes;
+  for (Range r : cast<linalg::LinalgOp>(reduction.getOperation()).createLoopRanges(b, loc))
+    colSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  Value cols = product(b, loc, colSizes);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value threads = arith::ConstantIndexOp::create(b, loc, blockSize);
+  // Blocks: four elements a thread, at most 1024 partials.
+  Value perBlock = arith::ConstantIndexOp::create(b, loc, 4 * blockSize);
+  Value blocks = arith::MinUIOp::create(
+      b, loc,
+      arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, cols, perBlock), one),
+      arith::ConstantIndexOp::create(b, loc, 1024));
+  Operation *combiner = combinerOf(reduction);
+  Type type = combiner->getResult(0).getType();
+  Value partials = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, type), ValueRange{blocks});
+  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
+  Type shared = MemRefType::get({32}, type, MemRefLayoutAttrInterface(), workgroup);
+  auto identityOf = [&](OpBuilder &at) {
+    return arith::ConstantOp::create(at, loc, initialValue(reduction, ops).getValue())
+        .getResult();
+  };
+  auto launch = [&](Value grid, StringRef kernel) {
+    auto l = ::mlir::gpu::LaunchOp::create(
+        b, loc, grid, one, one, threads, one, one, nullptr, nullptr, {}, TypeRange{shared}, {},
+        nullptr, nullptr, nullptr, FlatSymbolRefAttr::get(ctx, "kfuse_kernels"),
+        FlatSymbolRefAttr::get(ctx, kernel));
+    return l;
+  };
+
+  // Stage 1: the ops up to the reduction, over this block's columns.
+  auto first = launch(blocks, (name + "_partials").str());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&first.getBody().front());
+    RowEmitter emit(b, loc, layout, /*host=*/false);
+    emit.tid = first.getThreadIds().x;
+    emit.blockDim = first.getBlockSize().x;
+    emit.rowIndex = first.getBlockIds().x; // no rows: unused
+    emit.colSizes = colSizes;
+    emit.cols = cols;
+    emit.colStart = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, first.getBlockIds().x, emit.blockDim), emit.tid);
+    emit.colStep = arith::MulIOp::create(b, loc, first.getGridSize().x, emit.blockDim);
+    for (linalg::LinalgOp op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic)
+        continue;
+      if (generic == reduction) {
+        Value identity = identityOf(b);
+        emit.blockCombine(combiner, emit.partialOf(generic, identity), identity,
+                          first.getWorkgroupAttributions()[0], partials,
+                          ValueRange{first.getBlockIds().x});
+        break;
+      }
+      emit.overColumns(generic); // the same thread reads it back: no barrier
+    }
+    ::mlir::gpu::TerminatorOp::create(b, loc);
+  }
+  // Stage 2: the partials, then the ops over the result.
+  auto second = launch(one, name);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&second.getBody().front());
+    RowEmitter emit(b, loc, layout, /*host=*/false);
+    emit.tid = second.getThreadIds().x;
+    emit.blockDim = second.getBlockSize().x;
+    emit.rowIndex = second.getBlockIds().x;
+    emit.colSizes = {blocks};
+    emit.cols = blocks;
+    emit.colStart = emit.tid;
+    emit.colStep = emit.blockDim;
+    Value identity = identityOf(b);
+    scf::ForOp loop = emit.columns(identity, [&](ArrayRef<Value> i, ValueRange acc) {
+      Value p = memref::LoadOp::create(b, loc, partials, ValueRange{i[0]});
+      return SmallVector<Value>{emit.combine(combiner, acc[0], p)};
+    });
+    emit.blockCombine(combiner, loop.getResult(0), identity,
+                      second.getWorkgroupAttributions()[0],
+                      reduction.getDpsInitOperand(0)->get(), emit.resultIndex(reduction));
+    ::mlir::gpu::BarrierOp::create(b, loc);
+    bool after = false;
+    for (linalg::LinalgOp op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (generic && after)
+        emit.overRow(generic);
+      after |= generic == reduction;
+    }
+    ::mlir::gpu::TerminatorOp::create(b, loc);
+  }
+  memref::DeallocOp::create(b, loc, partials);
+  for (linalg::LinalgOp op : llvm::reverse(ops))
+    op->erase();
+}
+} // namespace
+
 LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, bool host) {
   Layout layout;
   std::string why;
@@ -384,6 +530,11 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
   if (!analyze(ops, /*shuffleTypes=*/!host, why, layout))
     return last->emitError("kf-map-kernels-to-gpu: kernel '")
            << name.getValue() << "' is not a row kernel: " << why;
+  if (!host)
+    if (linalg::GenericOp reduction = twoStageReduction(ops, layout)) {
+      mapTwoStage(ops, reduction, layout, blockSize);
+      return success();
+    }
   linalg::LinalgOp first;
   for (linalg::LinalgOp op : ops)
     if (isReduction(op)) {
@@ -437,6 +588,8 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
   RowEmitter emit(b, loc, layout, host);
   emit.tid = launch.getThreadIds().x;
   emit.blockDim = launch.getBlockSize().x;
+  emit.colStart = emit.tid;
+  emit.colStep = emit.blockDim;
   emit.rowIndex = launch.getBlockIds().x;
   emit.rowSizes = rowSizes;
   emit.colSizes = colSizes;

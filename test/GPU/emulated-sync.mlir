@@ -32,6 +32,18 @@ func.func @full_max(%x: tensor<777xf32>) -> tensor<f32> {
   %m = kf.max %x : tensor<777xf32>
   return %m : tensor<f32>
 }
+// Full reductions take two launches (partials, then their combination): a
+// mean and an op after it, and a prologue written out as well as summed.
+func.func @full_mean_twice(%x: tensor<10000xf32>) -> tensor<f32> {
+  %m = kf.mean %x : tensor<10000xf32>
+  %t = kf.add %m, %m : tensor<f32>, tensor<f32>
+  return %t : tensor<f32>
+}
+func.func @exp_and_its_sum(%x: tensor<3000xf32>) -> (tensor<3000xf32>, tensor<f32>) {
+  %e = kf.exp %x : tensor<3000xf32>
+  %s = kf.sum %e : tensor<3000xf32>
+  return %e, %s : tensor<3000xf32>, tensor<f32>
+}
 func.func @int_sum_keepdim(%x: tensor<6x45xi32>) -> tensor<6x1xi32> {
   %m = kf.max %x dims [1] keepdim : tensor<6x45xi32>
   return %m : tensor<6x1xi32>

@@ -14,6 +14,9 @@
 // PTX: shfl.sync.bfly.b32
 // PTX-LABEL: .entry reduction_mean_sub_mul_mean_add_rsqrt_mul_2(
 // PTX-COUNT-20: shfl.sync.bfly.b32
+// A full reduction: partials from many blocks, then one block.
+// PTX-LABEL: .entry reduction_sum_3_partials(
+// PTX: shfl.sync.bfly.b32
 // PTX-LABEL: .entry reduction_sum_3(
 // PTX-LABEL: .entry reduction_max_4(
 // PTX: shfl.sync.bfly.b32
@@ -55,7 +58,8 @@ func.func @layer_norm_rows(%x: tensor<?x512xf32>) -> tensor<?x512xf32> {
   %y = kf.layer_norm %x normalized_shape [512] eps 1.0e-5 : tensor<?x512xf32>
   return %y : tensor<?x512xf32>
 }
-// A full reduction: one row (a single block; no two-stage version yet).
+// A full reduction: two launches, the partials of many blocks, then one
+// block combining them.
 func.func @full_sum(%x: tensor<1000xf32>) -> tensor<f32> {
   %s = kf.sum %x : tensor<1000xf32>
   return %s : tensor<f32>

@@ -83,6 +83,18 @@
 // RUN:   %S/../GPU/matmul-kernels.mlir --entry=linear_relu --device=cuda --warmup=0 --repeat=0
 // RUN: FileCheck %s --check-prefix=MATMUL < %t.mm.log
 // MATMUL: cuLaunchKernel matmul_add_relu_0 grid=(2,3,1) block=(16,16,1)
+//
+// A full sum of 1e6 elements in two launches: partials from
+// min(ceil(1e6 / (256 * 4)), 1024) = 977 blocks into a buffer of 977
+// floats (3908 bytes, 4096 from the allocator: buf2), then one block
+// combining them into the 0-d result (buf1).
+// RUN: rm -f %t.full.log
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.full.log kfuse-run \
+// RUN:   %S/Inputs/full-sum.mlir --device=cuda --warmup=0 --repeat=0
+// RUN: FileCheck %s --check-prefix=FULL < %t.full.log
+// FULL: cuMemAlloc 4096 bytes -> buf2
+// FULL: cuLaunchKernel reduction_sum_0_partials grid=(977,1,1) block=(256,1,1) smem=0 args: buf0 buf0 0 1000000 1 1000000 buf2 buf2 0 977 1
+// FULL: cuLaunchKernel reduction_sum_0 grid=(1,1,1) block=(256,1,1) smem=0 args: buf2 buf2 0 977 1 977 buf1 buf1 0
 func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = kf.add %a, %b : tensor<?xf32>, tensor<?xf32>
   %1 = kf.relu %0 : tensor<?xf32>
