@@ -12,6 +12,7 @@ if [ ! -f build-asan/build.ninja ]; then
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
 fi
-ninja -C build-asan -j "${KFUSE_JOBS:-2}" kfuse-opt kfuse-compile KfDialectDocGen KfusePassesDocGen
+ninja -C build-asan -j "${KFUSE_JOBS:-2}" kfuse-opt kfuse-compile kfuse-run kfuse_fake_cuda \
+  KfDialectDocGen KfusePassesDocGen
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv -j "${KFUSE_JOBS:-2}" build-asan/test
