@@ -42,7 +42,7 @@ Operation *combiner(linalg::GenericOp op) {
       !out.hasOneUse() || (def->getOperand(0) != out && def->getOperand(1) != out) ||
       !isa<arith::AddFOp, arith::AddIOp, arith::MaximumFOp, arith::MinimumFOp,
            arith::MaxSIOp, arith::MinSIOp, arith::MulFOp, arith::MulIOp,
-           arith::MaxNumFOp, arith::MinNumFOp>(def))
+           arith::MaxNumFOp, arith::MinNumFOp, arith::OrIOp, arith::AndIOp>(def))
     return nullptr;
   return def;
 }
@@ -83,6 +83,10 @@ bool isIdentity(Operation *combine, arith::ConstantOp value) {
       return v.isMinSignedValue();
     if (isa<arith::MinSIOp>(combine))
       return v.isMaxSignedValue();
+    if (isa<arith::OrIOp>(combine)) // any (bool max)
+      return v.isZero();
+    if (isa<arith::AndIOp>(combine)) // all (bool min)
+      return v.isAllOnes();
   }
   return false;
 }
@@ -180,8 +184,11 @@ bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string &why
       if (!combine || !init || !isIdentity(combine, init))
         return why = "a reduction is not a combination from its identity", false;
       Type t = combine->getResult(0).getType();
-      if (shuffleTypes && !(t.isF32() || t.isInteger(32)))
-        return why = "a reduction of a type warp shuffles do not take (32-bit only)", false;
+      // f16 and bf16 reductions accumulate in their own type (as on the
+      // CPU): combined in a tree instead of in order they would differ in
+      // their few bits. They stay on the host until they accumulate in f32.
+      if (shuffleTypes && isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
+        return why = "a reduction accumulating in f16 or bf16", false;
       if (!readsRowOnly(generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)),
                         layout.isRowDim))
         return why = "a reduction's result is not indexed by its rows", false;
@@ -281,10 +288,40 @@ public:
     Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
     for (int offset = 16; offset >= 1; offset /= 2) {
       Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-      auto shuffle = ::mlir::gpu::ShuffleOp::create(b, loc, v, off, width, ::mlir::gpu::ShuffleMode::XOR);
-      v = combine(combiner, v, shuffle.getShuffleResult());
+      v = combine(combiner, v, shuffleXor(v, off, width));
     }
     return v;
+  }
+
+  /// The value of lane `lane xor offset`. Warp shuffles move 32 bits:
+  /// 16-bit floats and booleans travel widened (exactly), 64-bit values
+  /// as two halves.
+  Value shuffleXor(Value v, Value offset, Value width) {
+    auto shuffle = [&](Value x) {
+      return ::mlir::gpu::ShuffleOp::create(b, loc, x, offset, width,
+                                            ::mlir::gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+    };
+    Type t = v.getType();
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    if (t.getIntOrFloatBitWidth() == 32)
+      return shuffle(v);
+    if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
+      return arith::TruncFOp::create(
+          b, loc, t, shuffle(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
+    if (t.isInteger() && t.getIntOrFloatBitWidth() < 32)
+      return arith::TruncIOp::create(b, loc, t,
+                                     shuffle(arith::ExtUIOp::create(b, loc, i32, v)));
+    // 64 bits: the low and the high half.
+    Value bits = t.isInteger() ? v : arith::BitcastOp::create(b, loc, i64, v).getResult();
+    Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
+    Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
+    Value hi = shuffle(arith::TruncIOp::create(b, loc, i32,
+                                               arith::ShRUIOp::create(b, loc, bits, c32)));
+    Value joined = arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
+        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi), c32));
+    return t.isInteger() ? joined : arith::BitcastOp::create(b, loc, t, joined).getResult();
   }
 
   /// This thread's partial of a reduction over its columns.

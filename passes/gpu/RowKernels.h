@@ -14,7 +14,8 @@ namespace kfuse::gpu {
 /// columns (prologues, epilogues) and elementwise ops over rows. One block
 /// computes one row. Checked on tensors (kf-tag-gpu-kernels) and on
 /// buffers (kf-map-kernels-to-gpu); `why` says what does not fit.
-/// `shuffleTypes`: reductions must be of 32-bit types (warp shuffles).
+/// `shuffleTypes`: reductions must be of types warp shuffles can move (up
+/// to 64 bits, in 32-bit pieces).
 bool isRowKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool shuffleTypes,
                  std::string &why);
 

@@ -44,6 +44,22 @@ func.func @exp_and_its_sum(%x: tensor<3000xf32>) -> (tensor<3000xf32>, tensor<f3
   %s = kf.sum %e : tensor<3000xf32>
   return %e, %s : tensor<3000xf32>, tensor<f32>
 }
+// Reductions of other widths: shuffled widened (bool) or in two 32-bit
+// halves (f64, i64).
+func.func @f64_row_sum(%x: tensor<5x300xf64>) -> tensor<5xf64> {
+  %s = kf.sum %x dims [1] : tensor<5x300xf64>
+  return %s : tensor<5xf64>
+}
+func.func @i64_row_max(%x: tensor<5x300xi64>) -> tensor<5xi64> {
+  %s = kf.max %x dims [1] : tensor<5x300xi64>
+  return %s : tensor<5xi64>
+}
+func.func @bool_any(%x: tensor<5x300xf32>) -> tensor<5xi1> {
+  %z = kf.constant dense<1.5> : tensor<f32>
+  %b = kf.gt %x, %z : tensor<5x300xf32>, tensor<f32>
+  %s = kf.max %b dims [1] : tensor<5x300xi1>
+  return %s : tensor<5xi1>
+}
 func.func @int_sum_keepdim(%x: tensor<6x45xi32>) -> tensor<6x1xi32> {
   %m = kf.max %x dims [1] keepdim : tensor<6x45xi32>
   return %m : tensor<6x1xi32>

@@ -10,7 +10,7 @@
 // RUN: not kfuse-compile %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: cp %s %t.input.mlir && not kfuse-compile %t.input.mlir -o %t.input.mlir 2>&1 | FileCheck %s --check-prefix=OVERWRITE
 // RUN: cmp %s %t.input.mlir
-// RUN: not kfuse-compile %S/../Runtime/Inputs/f64-row-sum.mlir 2>&1 | FileCheck %s --check-prefix=UNMAPPED
+// RUN: not kfuse-compile %S/../Runtime/Inputs/batched-matmul.mlir 2>&1 | FileCheck %s --check-prefix=UNMAPPED
 
 // A chip before sm_75 (CUDA 13 dropped them) or after sm_90 (PTX ISA 8.0
 // does not reach it) is refused before it reaches the NVPTX backend, which
@@ -24,9 +24,9 @@
 // MISSING: kfuse-compile: error: cannot open input file
 // The user's input is never overwritten.
 // OVERWRITE: kfuse-compile: error: -o {{.*}}input.mlir is the input file; refusing to overwrite it
-// A kernel the GPU mapping does not serve yet (an f64 reduction: warp
-// shuffles move 32 bits) is refused, named, with the reason.
-// UNMAPPED: f64-row-sum.mlir:4:8: error: kernel 'reduction_sum_0' (reduction, 2 linalg ops) cannot be mapped to the GPU yet: a reduction of a type warp shuffles do not take (32-bit only)
+// A kernel the GPU mappings do not serve yet (a batched matmul) is
+// refused, named, with the reason.
+// UNMAPPED: batched-matmul.mlir:4:8: error: kernel 'matmul_0' (matmul, 2 linalg ops) cannot be mapped to the GPU yet: a batched matmul (a linalg.generic) is not mapped yet
 // UNMAPPED-NOT: see current operation
 func.func @add(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
   %0 = kf.add %a, %b : tensor<8xf32>, tensor<8xf32>

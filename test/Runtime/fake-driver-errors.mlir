@@ -42,14 +42,14 @@
 // RUN:   | FileCheck %s --check-prefix=NODRIVER
 // NODRIVER: kfuse-run: error: cannot use the device: no CUDA driver: cannot open {{.*}}nonexistent.so
 //
-// A program with no GPU code yet (an f64 reduction) on --device=cuda:
+// A program with no GPU code yet (a batched matmul) on --device=cuda:
 // refused with the kernel's name; auto runs it on the CPU.
-// RUN: not kfuse-run %S/Inputs/f64-row-sum.mlir --device=cuda 2>&1 \
+// RUN: not kfuse-run %S/Inputs/batched-matmul.mlir --device=cuda 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOGPU
-// NOGPU: kfuse-run: error: no GPU code for row_sum: kernel 'reduction_sum_0' (reduction, 2 linalg ops) cannot be mapped to the GPU yet: a reduction of a type warp shuffles do not take (32-bit only)
-// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda kfuse-run %S/Inputs/f64-row-sum.mlir --repeat=0 2>&1 \
+// NOGPU: kfuse-run: error: no GPU code for bmm: kernel 'matmul_0' (matmul, 2 linalg ops) cannot be mapped to the GPU yet: a batched matmul (a linalg.generic) is not mapped yet
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda kfuse-run %S/Inputs/batched-matmul.mlir --repeat=0 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOGPU-AUTO
-// NOGPU-AUTO: kfuse-run: running on the CPU: no GPU code for this program (kernel 'reduction_sum_0'
+// NOGPU-AUTO: kfuse-run: running on the CPU: no GPU code for this program (kernel 'matmul_0'
 // NOGPU-AUTO: device: cpu
 func.func @add_relu(%a: tensor<1000000xf32>, %b: tensor<1000000xf32>) -> tensor<1000000xf32> {
   %0 = kf.add %a, %b : tensor<1000000xf32>, tensor<1000000xf32>
