@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -57,6 +58,15 @@ inline mlir::Value product(mlir::OpBuilder &b, mlir::Location loc,
   for (mlir::Value s : sizes)
     n = mlir::arith::MulIOp::create(b, loc, n, s);
   return n;
+}
+
+/// Ends the body of `launch` and erases the kernel's ops it replaced.
+inline void finishLaunch(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::LaunchOp launch,
+                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops) {
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  mlir::gpu::TerminatorOp::create(b, loc);
+  for (mlir::linalg::LinalgOp op : llvm::reverse(ops))
+    op->erase();
 }
 
 } // namespace kfuse::gpu

@@ -254,10 +254,7 @@ LogicalResult mapMatmulKernel(ArrayRef<linalg::LinalgOp> ops, bool host) {
     b.setInsertionPointToStart(&guard.getThenRegion().front());
     finish(b, loc, parts, kLoop.getResult(0), row, col);
   }
-  b.setInsertionPointToEnd(&launch.getBody().front());
-  ::mlir::gpu::TerminatorOp::create(b, loc);
-  for (linalg::LinalgOp op : llvm::reverse(ops))
-    op->erase();
+  finishLaunch(b, loc, launch, ops);
   return success();
 }
 

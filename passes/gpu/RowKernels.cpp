@@ -10,24 +10,15 @@
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/RowKernels.h"
 
-#include "passes/gpu/MappingUtils.h"
-
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "passes/gpu/RowEmitter.h"
 
 using namespace mlir;
 
 namespace kfuse::gpu {
 
+using namespace rows;
+
 namespace {
-
-bool isReduction(linalg::LinalgOp op) { return op.getNumReductionLoops() > 0; }
-
-/// The value a fill writes, or null.
-Value filledBuffer(linalg::FillOp fill) {
-  return fill.hasPureTensorSemantics() ? fill.getResult(0) : fill.getDpsInits()[0];
-}
 
 /// The combining op of a reduction's body (`out = combine(out, x)`), or
 /// null when the body is not of that form.
@@ -45,17 +36,6 @@ Operation *combiner(linalg::GenericOp op) {
            arith::MaxNumFOp, arith::MinNumFOp, arith::OrIOp, arith::AndIOp>(def))
     return nullptr;
   return def;
-}
-
-/// The initial value of a reduction: the constant of the fill, in the
-/// kernel, that writes its init.
-arith::ConstantOp initialValue(linalg::GenericOp op, ArrayRef<linalg::LinalgOp> ops) {
-  Value init = op.getDpsInits()[0];
-  for (linalg::LinalgOp other : ops)
-    if (auto fill = dyn_cast<linalg::FillOp>(other.getOperation()))
-      if (filledBuffer(fill) == init)
-        return fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
-  return nullptr;
 }
 
 /// Whether `value` is the identity of `combine` (combining it changes
@@ -101,34 +81,6 @@ bool readsRowOnly(AffineMap map, ArrayRef<bool> isRowDim) {
   }
   return true;
 }
-
-/// The layout of a row kernel: which loops of a full-rank op are rows.
-struct Layout {
-  SmallVector<bool> isRowDim;
-  SmallVector<int64_t> sizes; // static loop sizes of the first reduction
-  unsigned rows = 0, cols = 0;
-
-  /// Whether an elementwise op computes one value a row: it loops over the
-  /// rows only, or over rows and unit columns (a keepdim value).
-  bool isRowOp(linalg::GenericOp op) const {
-    if (op.getNumLoops() == rows)
-      return true;
-    if (op.getNumLoops() != isRowDim.size())
-      return false;
-    SmallVector<int64_t> loopSizes = op.getStaticLoopRanges();
-    for (auto [i, s] : llvm::enumerate(loopSizes)) {
-      if (!isRowDim[i] && s != 1)
-        return false;
-      // The same rows (a reshape can make [27, 1, 1] of [3, 3, 3]).
-      if (isRowDim[i] && s != sizes[i] && !ShapedType::isDynamic(s) &&
-          !ShapedType::isDynamic(sizes[i]))
-        return false;
-    }
-    return llvm::any_of(llvm::enumerate(sizes), [&](auto e) {
-      return !isRowDim[e.index()] && e.value() != 1;
-    });
-  }
-};
 
 bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string &why,
              Layout &layout) {
@@ -219,209 +171,19 @@ bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string &why
   return true;
 }
 
-/// Emits one op of the kernel for block `row` (see mapRowKernel).
-class RowEmitter {
-public:
-  RowEmitter(OpBuilder &b, Location loc, const Layout &layout, bool host)
-      : b(b), loc(loc), layout(layout), host(host) {}
-
-  Value tid, blockDim, rowIndex;
-  Value colStart, colStep; // this thread's first column and the stride
-  SmallVector<Value> rowSizes, colSizes;
-  Value cols;
-
-  /// The full loop indices of (row, col).
-  SmallVector<Value> ivs(ArrayRef<Value> rowIvs, ArrayRef<Value> colIvs) {
-    SmallVector<Value> out;
-    unsigned r = 0, c = 0;
-    for (bool isRow : layout.isRowDim)
-      out.push_back(isRow ? rowIvs[r++] : colIvs[c++]);
-    return out;
-  }
-
-  /// Loads the inputs of `op` at `ivs` into `mapping`.
-  void loadInputs(linalg::GenericOp op, ArrayRef<Value> loopIvs, IRMapping &mapping) {
-    Block &body = op.getRegion().front();
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      BlockArgument arg = body.getArgument(input->getOperandNumber());
-      if (arg.use_empty())
-        continue;
-      mapping.map(arg, memref::LoadOp::create(
-                           b, loc, input->get(),
-                           indices(b, loc, op.getMatchingIndexingMap(input), loopIvs)));
-    }
-  }
-
-  /// Computes and stores the element at `loopIvs` of an elementwise op.
-  void elementwise(linalg::GenericOp op, ArrayRef<Value> loopIvs) {
-    IRMapping mapping;
-    loadInputs(op, loopIvs, mapping);
-    SmallVector<Value> results = cloneBody(b, op, mapping, loopIvs);
-    for (auto [v, init] : llvm::zip(results, op.getDpsInitsMutable()))
-      memref::StoreOp::create(b, loc, v, init.get(),
-                              indices(b, loc, op.getMatchingIndexingMap(&init), loopIvs));
-  }
-
-  /// A loop over this thread's columns: c = tid, tid + blockDim, ...
-  template <typename Body>
-  scf::ForOp columns(ValueRange inits, Body body) {
-    return scf::ForOp::create(
-        b, loc, colStart, cols, colStep, inits,
-        [&](OpBuilder &nested, Location, Value c, ValueRange acc) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
-          SmallVector<Value> colIvs = delinearize(b, loc, c, colSizes);
-          SmallVector<Value> yielded = body(colIvs, acc);
-          scf::YieldOp::create(b, loc, yielded);
-        });
-  }
-
-  Value combine(Operation *combiner, Value a, Value c) {
-    IRMapping m;
-    m.map(combiner->getOperand(0), a);
-    m.map(combiner->getOperand(1), c);
-    return b.clone(*combiner, m)->getResult(0);
-  }
-
-  /// Combines `v` across the 32 lanes of each warp (butterfly shuffles).
-  Value warpReduce(Operation *combiner, Value v) {
-    Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
-    for (int offset = 16; offset >= 1; offset /= 2) {
-      Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-      v = combine(combiner, v, shuffleXor(v, off, width));
-    }
-    return v;
-  }
-
-  /// The value of lane `lane xor offset`. Warp shuffles move 32 bits:
-  /// 16-bit floats and booleans travel widened (exactly), 64-bit values
-  /// as two halves.
-  Value shuffleXor(Value v, Value offset, Value width) {
-    auto shuffle = [&](Value x) {
-      return ::mlir::gpu::ShuffleOp::create(b, loc, x, offset, width,
-                                            ::mlir::gpu::ShuffleMode::XOR)
-          .getShuffleResult();
-    };
-    Type t = v.getType();
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    if (t.getIntOrFloatBitWidth() == 32)
-      return shuffle(v);
-    if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
-      return arith::TruncFOp::create(
-          b, loc, t, shuffle(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
-    if (t.isInteger() && t.getIntOrFloatBitWidth() < 32)
-      return arith::TruncIOp::create(b, loc, t,
-                                     shuffle(arith::ExtUIOp::create(b, loc, i32, v)));
-    // 64 bits: the low and the high half.
-    Value bits = t.isInteger() ? v : arith::BitcastOp::create(b, loc, i64, v).getResult();
-    Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
-    Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
-    Value hi = shuffle(arith::TruncIOp::create(b, loc, i32,
-                                               arith::ShRUIOp::create(b, loc, bits, c32)));
-    Value joined = arith::OrIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
-        arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi), c32));
-    return t.isInteger() ? joined : arith::BitcastOp::create(b, loc, t, joined).getResult();
-  }
-
-  /// This thread's partial of a reduction over its columns.
-  Value partialOf(linalg::GenericOp op, Value identity) {
-    SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
-    BlockArgument out = op.getRegion().front().getArguments().back();
-    scf::ForOp loop = columns(identity, [&](ArrayRef<Value> colIvs, ValueRange acc) {
-      SmallVector<Value> loopIvs = ivs(rowIvs, colIvs);
-      IRMapping mapping;
-      loadInputs(op, loopIvs, mapping);
-      mapping.map(out, acc[0]);
-      return cloneBody(b, op, mapping, loopIvs);
-    });
-    return loop.getResult(0);
-  }
-
-  /// Where a reduction's value for this block's row goes.
-  SmallVector<Value> resultIndex(linalg::GenericOp op) {
-    SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
-    SmallVector<Value> zeros(layout.cols, arith::ConstantIndexOp::create(b, loc, 0));
-    return indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
-                   ivs(rowIvs, zeros));
-  }
-
-  /// Combines the threads' partials of a block (warp shuffles, then the
-  /// warps' values through shared memory in the first warp); thread 0
-  /// stores the total at dest[index].
-  void blockCombine(Operation *combiner, Value partial, Value identity, Value shared,
-                    Value dest, ValueRange index) {
-    Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value warpValue = warpReduce(combiner, partial);
-    Value lane = arith::RemUIOp::create(b, loc, tid, c32);
-    Value warp = arith::DivUIOp::create(b, loc, tid, c32);
-    auto isLaneZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
-    auto write = scf::IfOp::create(b, loc, isLaneZero, false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&write.getThenRegion().front());
-      memref::StoreOp::create(b, loc, warpValue, shared, ValueRange{warp});
-    }
-    ::mlir::gpu::BarrierOp::create(b, loc);
-    Value numWarps = arith::DivUIOp::create(b, loc, blockDim, c32);
-    auto isWarpZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, zero);
-    auto last = scf::IfOp::create(b, loc, isWarpZero, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&last.getThenRegion().front());
-    auto hasValue = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, numWarps);
-    // Lanes past the number of warps start from the identity.
-    Value safeLane = arith::SelectOp::create(b, loc, hasValue, tid, zero);
-    Value loaded = memref::LoadOp::create(b, loc, shared, ValueRange{safeLane});
-    Value v = arith::SelectOp::create(b, loc, hasValue, loaded, identity);
-    Value total = warpReduce(combiner, v);
-    auto isThreadZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
-    auto store = scf::IfOp::create(b, loc, isThreadZero, false);
-    b.setInsertionPointToStart(&store.getThenRegion().front());
-    memref::StoreOp::create(b, loc, total, dest, index);
-  }
-
-  void reduction(linalg::GenericOp op, Value identity, Value shared) {
-    Value partial = partialOf(op, identity);
-    Value dest = op.getDpsInitOperand(0)->get();
-    SmallVector<Value> index = resultIndex(op);
-    if (host) { // one thread: its partial is the row's value
-      memref::StoreOp::create(b, loc, partial, dest, index);
-      return;
-    }
-    blockCombine(kfuse::gpu::combinerOf(op), partial, identity, shared, dest, index);
-  }
-
-  void overColumns(linalg::GenericOp op) {
-    SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
-    columns(ValueRange(), [&](ArrayRef<Value> colIvs, ValueRange) {
-      elementwise(op, ivs(rowIvs, colIvs));
-      return SmallVector<Value>();
-    });
-  }
-
-  void overRow(linalg::GenericOp op) {
-    SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    if (op.getNumLoops() != layout.rows) { // rows and unit columns
-      SmallVector<Value> zeros(layout.cols, zero);
-      rowIvs = ivs(rowIvs, zeros);
-    }
-    auto first = scf::IfOp::create(
-        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero), false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&first.getThenRegion().front());
-    elementwise(op, rowIvs);
-  }
-
-private:
-  OpBuilder &b;
-  Location loc;
-  const Layout &layout;
-  bool host;
-};
-
 } // namespace
+
+/// The initial value of a reduction: the constant of the fill, in the
+/// kernel, that writes its init.
+arith::ConstantOp rows::initialValue(linalg::GenericOp op, ArrayRef<linalg::LinalgOp> ops) {
+  Value init = op.getDpsInits()[0];
+  for (linalg::LinalgOp other : ops)
+    if (auto fill = dyn_cast<linalg::FillOp>(other.getOperation()))
+      if (filledBuffer(fill) == init)
+        return fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+  return nullptr;
+}
+
 
 Operation *combinerOf(linalg::GenericOp op) { return combiner(op); }
 
@@ -430,134 +192,6 @@ bool isRowKernel(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string 
   return analyze(ops, shuffleTypes, why, layout);
 }
 
-namespace {
-/// The single reduction of a full reduction kernel whose other ops are
-/// elementwise over its columns before it and over its (one) row after it:
-/// such a kernel takes two launches. Null otherwise.
-linalg::GenericOp twoStageReduction(ArrayRef<linalg::LinalgOp> ops, const Layout &layout) {
-  if (layout.rows != 0)
-    return nullptr;
-  linalg::GenericOp reduction;
-  for (linalg::LinalgOp op : ops) {
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic)
-      continue;
-    if (isReduction(op)) {
-      if (reduction)
-        return nullptr;
-      reduction = generic;
-    } else if (reduction && !layout.isRowOp(generic)) {
-      return nullptr;
-    }
-  }
-  return reduction;
-}
-
-/// A full reduction in two launches: `<name>_partials` (blocks striding
-/// over the whole tensor, each storing its combined partial) and `<name>`
-/// (one block combining the partials, then the ops over the result).
-void mapTwoStage(ArrayRef<linalg::LinalgOp> ops, linalg::GenericOp reduction,
-                 const Layout &layout, unsigned blockSize) {
-  linalg::LinalgOp last = ops.back();
-  StringRef name = last->getAttrOfType<StringAttr>("kf.kernel").getValue();
-  OpBuilder b(last);
-  Location loc = last.getLoc();
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Value> colSizes;
-  for (Range r : cast<linalg::LinalgOp>(reduction.getOperation()).createLoopRanges(b, loc))
-    colSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
-  Value cols = product(b, loc, colSizes);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value threads = arith::ConstantIndexOp::create(b, loc, blockSize);
-  // Blocks: four elements a thread, at most 1024 partials.
-  Value perBlock = arith::ConstantIndexOp::create(b, loc, 4 * blockSize);
-  Value blocks = arith::MinUIOp::create(
-      b, loc,
-      arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, cols, perBlock), one),
-      arith::ConstantIndexOp::create(b, loc, 1024));
-  Operation *combiner = combinerOf(reduction);
-  Type type = combiner->getResult(0).getType();
-  Value partials = memref::AllocOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, type), ValueRange{blocks});
-  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
-  Type shared = MemRefType::get({32}, type, MemRefLayoutAttrInterface(), workgroup);
-  auto identityOf = [&](OpBuilder &at) {
-    return arith::ConstantOp::create(at, loc, initialValue(reduction, ops).getValue())
-        .getResult();
-  };
-  auto launch = [&](Value grid, StringRef kernel) {
-    auto l = ::mlir::gpu::LaunchOp::create(
-        b, loc, grid, one, one, threads, one, one, nullptr, nullptr, {}, TypeRange{shared}, {},
-        nullptr, nullptr, nullptr, FlatSymbolRefAttr::get(ctx, "kfuse_kernels"),
-        FlatSymbolRefAttr::get(ctx, kernel));
-    return l;
-  };
-
-  // Stage 1: the ops up to the reduction, over this block's columns.
-  auto first = launch(blocks, (name + "_partials").str());
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&first.getBody().front());
-    RowEmitter emit(b, loc, layout, /*host=*/false);
-    emit.tid = first.getThreadIds().x;
-    emit.blockDim = first.getBlockSize().x;
-    emit.rowIndex = first.getBlockIds().x; // no rows: unused
-    emit.colSizes = colSizes;
-    emit.cols = cols;
-    emit.colStart = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, first.getBlockIds().x, emit.blockDim), emit.tid);
-    emit.colStep = arith::MulIOp::create(b, loc, first.getGridSize().x, emit.blockDim);
-    for (linalg::LinalgOp op : ops) {
-      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (!generic)
-        continue;
-      if (generic == reduction) {
-        Value identity = identityOf(b);
-        emit.blockCombine(combiner, emit.partialOf(generic, identity), identity,
-                          first.getWorkgroupAttributions()[0], partials,
-                          ValueRange{first.getBlockIds().x});
-        break;
-      }
-      emit.overColumns(generic); // the same thread reads it back: no barrier
-    }
-    ::mlir::gpu::TerminatorOp::create(b, loc);
-  }
-  // Stage 2: the partials, then the ops over the result.
-  auto second = launch(one, name);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&second.getBody().front());
-    RowEmitter emit(b, loc, layout, /*host=*/false);
-    emit.tid = second.getThreadIds().x;
-    emit.blockDim = second.getBlockSize().x;
-    emit.rowIndex = second.getBlockIds().x;
-    emit.colSizes = {blocks};
-    emit.cols = blocks;
-    emit.colStart = emit.tid;
-    emit.colStep = emit.blockDim;
-    Value identity = identityOf(b);
-    scf::ForOp loop = emit.columns(identity, [&](ArrayRef<Value> i, ValueRange acc) {
-      Value p = memref::LoadOp::create(b, loc, partials, ValueRange{i[0]});
-      return SmallVector<Value>{emit.combine(combiner, acc[0], p)};
-    });
-    emit.blockCombine(combiner, loop.getResult(0), identity,
-                      second.getWorkgroupAttributions()[0],
-                      reduction.getDpsInitOperand(0)->get(), emit.resultIndex(reduction));
-    ::mlir::gpu::BarrierOp::create(b, loc);
-    bool after = false;
-    for (linalg::LinalgOp op : ops) {
-      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (generic && after)
-        emit.overRow(generic);
-      after |= generic == reduction;
-    }
-    ::mlir::gpu::TerminatorOp::create(b, loc);
-  }
-  memref::DeallocOp::create(b, loc, partials);
-  for (linalg::LinalgOp op : llvm::reverse(ops))
-    op->erase();
-}
-} // namespace
 
 LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, bool host) {
   Layout layout;
@@ -649,10 +283,7 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
     if (!host) // what one thread wrote, the next op's threads may read
       ::mlir::gpu::BarrierOp::create(b, loc);
   }
-  b.setInsertionPointToEnd(&launch.getBody().front());
-  ::mlir::gpu::TerminatorOp::create(b, loc);
-  for (linalg::LinalgOp op : llvm::reverse(ops))
-    op->erase();
+  finishLaunch(b, loc, launch, ops);
   return success();
 }
 
