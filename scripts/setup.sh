@@ -3,8 +3,9 @@
 # Works as root or through sudo. Idempotent: a second run only checks.
 set -euo pipefail
 
+# gcc: kfuse-compile --emit=lib links the libraries it writes with `cc`.
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-      cmake ninja-build g++ python3 python3-numpy zlib1g-dev libzstd-dev)
+      cmake ninja-build gcc g++ python3 python3-numpy zlib1g-dev libzstd-dev)
 
 missing=()
 for p in "${PKGS[@]}"; do
