@@ -113,11 +113,10 @@ double Runtime::hostMicros() const {
       .count();
 }
 
-size_t Runtime::record(kfuse_record_kind kind, const std::string &name, uint64_t bytes) {
-  names.push_back(name);
+size_t Runtime::record(kfuse_record_kind kind, const char *name, uint64_t bytes) {
   kfuse_record r{};
   r.kind = kind;
-  r.name = names.back().c_str();
+  r.name = name;
   r.start_us = cuda ? -1 : hostMicros();
   r.duration_us = -1;
   r.bytes = bytes;
@@ -176,7 +175,8 @@ void Runtime::unloadModule(Module *module) {
 }
 
 void Runtime::loadPtx(Module *module, const std::string &kernel) {
-  size_t index = record(KFUSE_RECORD_MODULE_LOAD, "PTX JIT (" + kernel + ")", 0);
+  names.push_back("PTX JIT (" + kernel + ")");
+  size_t index = record(KFUSE_RECORD_MODULE_LOAD, names.back().c_str(), 0);
   char info[8192] = {0}, error[8192] = {0};
   CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                             CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -234,7 +234,7 @@ Function *Runtime::getFunction(Module *module, const char *name) {
 
 void Runtime::launch(Function *f, const int64_t grid[3], const int64_t block[3],
                      unsigned sharedBytes, void **params) {
-  size_t index = record(KFUSE_RECORD_LAUNCH, f->name, 0);
+  size_t index = record(KFUSE_RECORD_LAUNCH, f->name.c_str(), 0);
   for (int d = 0; d < 3; ++d) {
     records[index].grid[d] = grid[d];
     records[index].block[d] = block[d];

@@ -73,8 +73,9 @@ public:
 private:
   bool initCuda(std::string &why);
   void loadPtx(Module *module, const std::string &kernel);
-  /// Appends a record; its name is kept alive by the runtime.
-  size_t record(kfuse_record_kind kind, const std::string &name, uint64_t bytes);
+  /// Appends a record. `name` must live as long as the runtime (a kernel's
+  /// Function, a string literal, or `names`): no copy on the launch path.
+  size_t record(kfuse_record_kind kind, const char *name, uint64_t bytes);
   double hostMicros() const;
   /// CUDA: times records[index] with events around what `issue` enqueues.
   template <typename Issue> void timed(size_t index, Issue issue);
@@ -90,7 +91,7 @@ private:
   };
   std::vector<Pending> pending;
   std::vector<CUevent> freeEvents;
-  std::deque<std::string> names;
+  std::deque<std::string> names; // record names made at run time
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::unique_ptr<HostPool> pool;
 };
