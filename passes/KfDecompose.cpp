@@ -1,6 +1,7 @@
 //===- KfDecompose.cpp - composites into primitive kf ops -----------------===//
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "kf-decompose"
@@ -82,6 +83,11 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
       y = MulOp::create(rewriter, loc, y, op.getWeight());
     if (op.getBias())
       y = AddOp::create(rewriter, loc, y, op.getBias());
+    // A dynamic input dim meets the static weight or bias: broadcasting
+    // gives the static size (checked equal at run time), the op's type
+    // keeps the `?`.
+    if (y.getType() != op.getType())
+      y = tensor::CastOp::create(rewriter, loc, op.getType(), y);
     rewriter.replaceOp(op, y);
     return success();
   }

@@ -17,6 +17,51 @@ using namespace kfuse;
 
 namespace {
 
+/// The eager traffic of `func`, in the fused report's symbols. Its own
+/// analysis numbers the argument dims the same way (d0, d1, ... first), and
+/// names a computed size by its expression ("(2*d0) / 8") as the fused one
+/// does; any other size it cannot express gets a symbol of its own, listed
+/// after the fused ones, so that no d<i> means two things.
+report::Traffic eagerTraffic(func::FuncOp func, std::vector<std::string> &symbols) {
+  std::vector<std::string> own;
+  report::Traffic t = report::countTraffic(func, nullptr, &own);
+  unsigned args = 0;
+  for (Type type : func.getArgumentTypes())
+    if (auto ranked = dyn_cast<RankedTensorType>(type))
+      args += ranked.getNumDynamicDims();
+  // A meaning names the same size in both analyses when it is an
+  // expression of argument dims only (d<i> with i < args).
+  auto ofArguments = [&](StringRef meaning) {
+    if (!meaning.starts_with("("))
+      return false;
+    for (size_t at = meaning.find('d'); at != StringRef::npos;
+         at = meaning.find('d', at + 1)) {
+      unsigned id;
+      StringRef digits = meaning.drop_front(at + 1).take_while(llvm::isDigit);
+      if (!digits.getAsInteger(10, id) && id >= args)
+        return false;
+    }
+    return true;
+  };
+  std::vector<unsigned> renamed(own.size());
+  for (unsigned id = 0; id < own.size(); ++id) {
+    auto same = llvm::find(symbols, own[id]);
+    bool shared = same != symbols.end() && ofArguments(own[id]);
+    if (id < args) {
+      renamed[id] = id;
+    } else if (shared) {
+      renamed[id] = same - symbols.begin();
+    } else {
+      renamed[id] = symbols.size();
+      symbols.push_back(own[id] + " (eager)");
+    }
+  }
+  auto rename = [&](unsigned id) { return renamed[id]; };
+  t.elements = t.elements.renumbered(rename);
+  t.bytes = t.bytes.renumbered(rename);
+  return t;
+}
+
 struct KfKernelReportPass
     : kfuse::impl::KfKernelReportBase<KfKernelReportPass> {
   using Base::Base;
@@ -104,7 +149,7 @@ struct KfKernelReportPass
       r.fused = report::countTraffic(func, &r.kernels, &r.symbols);
       r.boundaries = report::readBoundaries(func);
       if (auto e = eager->lookupSymbol<func::FuncOp>(func.getName()))
-        r.eager = report::countTraffic(e, nullptr, nullptr);
+        r.eager = eagerTraffic(e, r.symbols);
       reports.push_back(std::move(r));
     }
     eager->erase();

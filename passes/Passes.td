@@ -24,9 +24,11 @@ def KfDecompose : Pass<"kf-decompose"> {
     %y = kf.div %e, %z : tensor<4x8xf32>, tensor<4x1xf32>
     ```
     layer_norm becomes mean, sub, mul, mean, add eps, rsqrt, mul, and the
-    optional weight mul and bias add.
+    optional weight mul and bias add (and a `tensor.cast` back to the op's
+    type when a dynamic input dim meets the static weight or bias).
   }];
-  let dependentDialects = ["::kfuse::kf::KfDialect"];
+  let dependentDialects = ["::kfuse::kf::KfDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def KfToLinalg : Pass<"kf-to-linalg"> {

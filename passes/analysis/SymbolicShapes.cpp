@@ -2,11 +2,14 @@
 #include "passes/analysis/SymbolicShapes.h"
 
 #include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
 
 using namespace mlir;
 
@@ -90,6 +93,19 @@ Poly::evaluate(ArrayRef<std::optional<int64_t>> symbols) const {
   return total;
 }
 
+Poly Poly::renumbered(llvm::function_ref<unsigned(unsigned)> rename) const {
+  Poly p;
+  for (auto &[m, c] : terms) {
+    std::vector<unsigned> mono;
+    for (unsigned id : m)
+      mono.push_back(rename(id));
+    llvm::sort(mono);
+    p.terms[mono] += c;
+  }
+  p.normalize();
+  return p;
+}
+
 std::string Poly::str() const {
   if (terms.empty())
     return "0";
@@ -127,6 +143,13 @@ SymbolicShapes::SymbolicShapes(func::FuncOp func) {
           argSymbols[{arg, d}] =
               freshSymbol("dim " + std::to_string(d) + " of arg " +
                           std::to_string(arg.getArgNumber()));
+}
+
+unsigned SymbolicShapes::namedSymbol(const std::string &meaning) {
+  auto [pos, inserted] = symbolOfMeaning.try_emplace(meaning, 0);
+  if (inserted)
+    pos->second = freshSymbol(meaning);
+  return pos->second;
 }
 
 unsigned SymbolicShapes::freshSymbol(std::string meaning) {
@@ -195,10 +218,50 @@ Poly SymbolicShapes::index(Value v) {
     return index(mul.getLhs()) * index(mul.getRhs());
   if (auto add = dyn_cast<arith::AddIOp>(def))
     return index(add.getLhs()) + index(add.getRhs());
+  // Sizes resolved by upstream's dim patterns come as affine.apply
+  // (`s0 * 3` for a collapsed 3x? tensor).
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    AffineMap map = apply.getAffineMap();
+    std::function<std::optional<Poly>(AffineExpr)> eval =
+        [&](AffineExpr e) -> std::optional<Poly> {
+      if (auto c = dyn_cast<AffineConstantExpr>(e))
+        return Poly::constant(c.getValue());
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        return index(apply.getMapOperands()[d.getPosition()]);
+      if (auto s = dyn_cast<AffineSymbolExpr>(e))
+        return index(apply.getMapOperands()[map.getNumDims() + s.getPosition()]);
+      auto bin = cast<AffineBinaryOpExpr>(e);
+      auto l = eval(bin.getLHS()), r = eval(bin.getRHS());
+      if (!l || !r)
+        return std::nullopt;
+      switch (e.getKind()) {
+      case AffineExprKind::Add:
+        return *l + *r;
+      case AffineExprKind::Mul:
+        return *l * *r;
+      case AffineExprKind::FloorDiv:
+      case AffineExprKind::CeilDiv:
+        if (auto c = r->getConstant(); c && *c > 0)
+          return l->divideBy(*c); // exact division only
+        return std::nullopt;
+      default:
+        return std::nullopt;
+      }
+    };
+    if (map.getNumResults() == 1)
+      if (auto p = eval(map.getResult(0)))
+        return *p;
+  }
   if (auto div = dyn_cast<arith::DivUIOp>(def))
-    if (auto c = index(div.getRhs()).getConstant())
-      if (auto q = index(div.getLhs()).divideBy(*c))
+    if (auto c = index(div.getRhs()).getConstant()) {
+      Poly lhs = index(div.getLhs());
+      if (auto q = lhs.divideBy(*c))
         return *q;
+      // A reshape's inferred size, (2*d0) / 8: not a polynomial, but named
+      // by what it is, so that every analysis of the function (eager and
+      // fused) calls it the same and a reader can compute it.
+      return Poly::symbol(namedSymbol("(" + lhs.str() + ") / " + std::to_string(*c)));
+    }
   return opaque();
 }
 

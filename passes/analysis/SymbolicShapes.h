@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <optional>
@@ -38,6 +39,8 @@ public:
   bool operator!=(const Poly &o) const { return !(*this == o); }
 
   std::optional<int64_t> getConstant() const;
+  /// The same polynomial with symbol i renamed to rename(i).
+  Poly renumbered(llvm::function_ref<unsigned(unsigned)> rename) const;
   /// The value for concrete symbol values; nullopt if a symbol is unknown.
   std::optional<int64_t> evaluate(llvm::ArrayRef<std::optional<int64_t>> symbols) const;
   /// "5*d0 + 3", "d0*d1", "0".
@@ -74,8 +77,11 @@ public:
 
 private:
   unsigned freshSymbol(std::string meaning);
+  /// The symbol of a size given by an expression, one per expression.
+  unsigned namedSymbol(const std::string &meaning);
   llvm::DenseMap<std::pair<mlir::Value, int64_t>, unsigned> argSymbols;
   llvm::DenseMap<mlir::Value, unsigned> opaqueSymbols;
+  std::map<std::string, unsigned> symbolOfMeaning;
   std::vector<std::string> meanings;
 };
 

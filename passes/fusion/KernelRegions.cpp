@@ -1,5 +1,6 @@
 //===- KernelRegions.cpp - kernels as kf.kernel regions -------------------===//
 #include "passes/fusion/KernelRegions.h"
+#include "passes/analysis/Views.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -75,9 +76,19 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
     Operation *producer = graph.nodes[edge.producer].op;
     OpBuilder b(consumer);
     Operation *clone = b.clone(*producer);
-    // The clone writes into its own accumulator-free init.
-    consumer->replaceUsesOfWith(edge.read, clone->getResult(0));
     members[plan.groupOf[edge.consumer]].insert(clone);
+    // The consumer may read the producer through views (reshapes, casts:
+    // a stretched unit dim collapsed away): the copy is read through
+    // copies of them, or the consumer's indexing map would not fit.
+    SmallVector<Operation *> views;
+    for (Value v = edge.read; v.getDefiningOp() != producer;
+         v = analysis::viewSource(v))
+      views.push_back(v.getDefiningOp());
+    IRMapping mapping;
+    mapping.map(producer->getResults(), clone->getResults());
+    for (Operation *view : llvm::reverse(views))
+      members[plan.groupOf[edge.consumer]].insert(b.clone(*view, mapping));
+    consumer->replaceUsesOfWith(edge.read, mapping.lookupOrDefault(edge.read));
   }
 
   FormedKernels formed;

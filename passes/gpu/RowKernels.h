@@ -15,7 +15,8 @@ namespace kfuse::gpu {
 /// computes one row. Checked on tensors (kf-tag-gpu-kernels) and on
 /// buffers (kf-map-kernels-to-gpu); `why` says what does not fit.
 /// `shuffleTypes`: reductions must be of types warp shuffles can move (up
-/// to 64 bits, in 32-bit pieces).
+/// to 64 bits, in 32-bit pieces). A dynamic size matches only a dynamic
+/// one here (the mapping, later, accepts what canonicalization made static).
 bool isRowKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool shuffleTypes,
                  std::string &why);
 

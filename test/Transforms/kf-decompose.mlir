@@ -69,6 +69,19 @@ func.func @layer_norm_2d(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
 
 // -----
 
+// A dynamic normalized dim meets the static weight: the product is 8 wide
+// (checked equal at run time), the op's result keeps its `?` by a cast.
+// CHECK-LABEL: func.func @layer_norm_dynamic_weight
+// CHECK: %[[Y:.*]] = kf.mul %{{.*}}, %{{.*}} : tensor<4x?xf32>, tensor<8xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.cast %[[Y]] : tensor<4x8xf32> to tensor<4x?xf32>
+// CHECK-NEXT: return %[[C]] : tensor<4x?xf32>
+func.func @layer_norm_dynamic_weight(%x: tensor<4x?xf32>, %w: tensor<8xf32>) -> tensor<4x?xf32> {
+  %0 = kf.layer_norm %x weight %w : tensor<8xf32> normalized_shape [8] eps 1.0e-05 : tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
 // Primitive ops are left alone.
 // CHECK-LABEL: func.func @primitives_untouched
 // CHECK-NEXT: kf.exp

@@ -53,6 +53,8 @@ bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v
     if (!readNpy(files[a], t, error))
       return false;
     std::string which = "--input arg" + std::to_string(a) + "=" + files[a];
+    if (t.dtype == "f32" && type.dtype == "bf16")
+      t = narrowToBf16(t);
     if (t.dtype != type.dtype)
       return error = which + " holds " + t.dtype + "; " + f.name + " takes " + type.dtype, false;
     if (t.shape.size() != type.shape.size())

@@ -11,8 +11,11 @@
 
 #include "Json.h"
 
+#include <array>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <utility>
 #include <sstream>
 
 namespace kfuse::run {
@@ -58,24 +61,30 @@ VariantInfo variantInfo(const json::Value &v) {
 }
 
 using Ptr = void *;
+/// The C interface takes one pointer per result buffer and argument
+/// descriptor; calls up to kMaxPointers of them, through a table of
+/// callers made at compile time (one per count).
+constexpr size_t kMaxPointers = 64;
+
+template <size_t... I>
+void callWith(void *fn, const Ptr *a, std::index_sequence<I...>) {
+  using Fn = void (*)(decltype((void)I, Ptr())...);
+  reinterpret_cast<Fn>(fn)(a[I]...);
+}
+
+template <size_t... N>
+constexpr auto callers(std::index_sequence<N...>) {
+  return std::array<void (*)(void *, const Ptr *), sizeof...(N)>{
+      [](void *fn, const Ptr *a) { callWith(fn, a, std::make_index_sequence<N>()); }...};
+}
+
 /// Calls `fn` with `a.size()` pointer arguments.
 bool invoke(void *fn, const std::vector<Ptr> &a) {
-  switch (a.size()) {
-  case 0: reinterpret_cast<void (*)()>(fn)(); return true;
-  case 1: reinterpret_cast<void (*)(Ptr)>(fn)(a[0]); return true;
-  case 2: reinterpret_cast<void (*)(Ptr, Ptr)>(fn)(a[0], a[1]); return true;
-  case 3: reinterpret_cast<void (*)(Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2]); return true;
-  case 4: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3]); return true;
-  case 5: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4]); return true;
-  case 6: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4], a[5]); return true;
-  case 7: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6]); return true;
-  case 8: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); return true;
-  case 9: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); return true;
-  case 10: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]); return true;
-  case 11: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); return true;
-  case 12: reinterpret_cast<void (*)(Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr)>(fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); return true;
-  default: return false;
-  }
+  static constexpr auto table = callers(std::make_index_sequence<kMaxPointers + 1>());
+  if (a.size() > kMaxPointers)
+    return false;
+  table[a.size()](fn, a.data());
+  return true;
 }
 } // namespace
 
@@ -112,6 +121,21 @@ bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value) {
     value += sign * product;
   }
   return true;
+}
+
+Symbols withComputedSizes(const VariantInfo &v, const Symbols &symbols) {
+  Symbols out = symbols;
+  for (size_t k = 0; k < v.symbols.size(); ++k) {
+    const std::string &m = v.symbols[k];
+    size_t close = m.rfind(") / ");
+    if (m.empty() || m[0] != '(' || close == std::string::npos)
+      continue;
+    int64_t numerator = 0;
+    int64_t divisor = std::atoll(m.c_str() + close + 4);
+    if (divisor > 0 && evaluate(m.substr(1, close - 1), out, numerator))
+      out["d" + std::to_string(k)] = numerator / divisor;
+  }
+  return out;
 }
 
 bool Program::open(const std::string &path, std::string &error) {
@@ -179,8 +203,9 @@ bool Program::call(const FunctionInfo &f, const std::string &variant,
   for (auto &d : descriptors)
     pointers.push_back(d.data());
   if (!invoke(fn, pointers)) {
-    error = f.name + " has " + std::to_string(pointers.size()) +
-            " arguments and results; kfuse-run calls at most 12";
+    error = f.name + " takes " + std::to_string(pointers.size()) + " pointers (" +
+            std::to_string(f.args.size()) + " arguments, the results); kfuse-run "
+            "passes at most " + std::to_string(kMaxPointers);
     return false;
   }
   results.clear();

@@ -42,6 +42,10 @@ using Symbols = std::map<std::string, int64_t>;
 /// Evaluates "10240*d0 + 2102272"; false when a symbol has no value.
 bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value);
 
+/// `symbols` (the argument dims) and the sizes of `v` computed from them:
+/// a symbol whose meaning is "(2*d0) / 8" (a reshape's inferred size).
+Symbols withComputedSizes(const VariantInfo &v, const Symbols &symbols);
+
 /// A buffer in the runtime's memory with its shape.
 struct DeviceTensor {
   std::string dtype;

@@ -38,7 +38,8 @@ std::string jsonBytes(std::optional<int64_t> b) {
 }
 } // namespace
 
-Traffic trafficOf(const VariantInfo &v, const Symbols &symbols) {
+Traffic trafficOf(const VariantInfo &v, const Symbols &arguments) {
+  Symbols symbols = withComputedSizes(v, arguments);
   Traffic t;
   t.kernels = unsigned(v.kernels.size());
   int64_t total = 0;
@@ -67,11 +68,12 @@ std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
     row.totalUs += std::max(0.0, r.duration_us);
   }
   std::vector<KernelRow> out;
+  Symbols sizes = withComputedSizes(v, symbols);
   for (auto &[name, row] : rows) {
     for (const KernelInfo &k : v.kernels) {
       int64_t rd = 0, wr = 0;
-      if (k.name == name && evaluate(k.bytesRead, symbols, rd) &&
-          evaluate(k.bytesWritten, symbols, wr))
+      if (k.name == name && evaluate(k.bytesRead, sizes, rd) &&
+          evaluate(k.bytesWritten, sizes, wr))
         row.bytes = rd + wr;
     }
     if (row.bytes && row.totalUs > 0)

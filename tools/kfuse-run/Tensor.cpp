@@ -180,6 +180,18 @@ bool readNpy(const std::string &path, Tensor &out, std::string &error) {
   return true;
 }
 
+Tensor narrowToBf16(const Tensor &t) {
+  Tensor out;
+  out.dtype = "bf16";
+  out.shape = t.shape;
+  out.data.resize(t.elements() * 2);
+  for (int64_t i = 0; i < t.elements(); ++i) {
+    uint16_t v = floatToBf16(float(t.at(i)));
+    std::memcpy(out.data.data() + 2 * i, &v, 2);
+  }
+  return out;
+}
+
 bool writeNpy(const std::string &path, const Tensor &t, std::string &error) {
   Tensor widened;
   const Tensor *src = &t;

@@ -28,6 +28,9 @@ std::string shapeString(const std::vector<int64_t> &shape);
 bool readNpy(const std::string &path, Tensor &out, std::string &error);
 /// Writes `t` to `path` whole or not at all (a temporary file, renamed).
 bool writeNpy(const std::string &path, const Tensor &t, std::string &error);
+/// An f32 tensor rounded to bf16 (nearest even): numpy has no bf16, so a
+/// bf16 argument is read from the f32 file writeNpy makes of one.
+Tensor narrowToBf16(const Tensor &t);
 
 /// Deterministic inputs: floats uniform in [-2, 2), integers in [-8, 8],
 /// booleans half true; `seed` and the argument index pick the stream.

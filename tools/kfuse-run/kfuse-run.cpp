@@ -184,6 +184,9 @@ int main(int argc, char **argv) {
     if (!program.call(*f, target, args, results, error))
       return false;
     kfuse_rt_synchronize();
+    // Results may be views of an input or of each other (a value returned
+    // twice, or with a reshape of it): each buffer is freed once.
+    std::vector<void *> owned;
     for (size_t r = 0; r < results.size(); ++r) {
       if (keep) {
         keep->emplace_back();
@@ -193,9 +196,11 @@ int main(int argc, char **argv) {
       bool isInput = false;
       for (const DeviceTensor &a : args)
         isInput |= a.allocated == results[r].allocated;
-      if (!isInput)
-        kfuse_rt_free(results[r].allocated);
+      if (!isInput && std::find(owned.begin(), owned.end(), results[r].allocated) == owned.end())
+        owned.push_back(results[r].allocated);
     }
+    for (void *buffer : owned)
+      kfuse_rt_free(buffer);
     return true;
   };
 
