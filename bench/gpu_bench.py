@@ -117,6 +117,27 @@ def time_add_relu(bundle, out):
     return rows
 
 
+def fuzz(bundle, out):
+    """The packed random programs (kf_fuzz.py --prebuilt): kfuse-run --check
+    runs each fused on the GPU (or on the CPU where it has no GPU code)
+    against the unfused program on the CPU."""
+    if not os.path.exists(os.path.join(bundle, "fuzz", "programs.txt")):
+        return None
+    cmd = [sys.executable, os.path.join(bundle, "kf_fuzz.py"), "--prebuilt",
+           os.path.join(bundle, "fuzz"), "--kfuse-run", os.path.join(bundle, "bin", "kfuse-run"),
+           "--device", "auto"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=150)
+    except subprocess.TimeoutExpired:
+        return {"summary": "timed out after 150 s", "failed": True}
+    with open(os.path.join(out, "fuzz.log"), "w") as f:
+        f.write(p.stdout + p.stderr)
+    lines = p.stdout.strip().splitlines()
+    summary = lines[-1] if lines else p.stderr.strip()[-200:]
+    print(summary)
+    return {"summary": summary, "failed": p.returncode != 0}
+
+
 def markdown(examples, timings):
     lines = ["| example | ran on GPU | matches CPU | max abs error | launches/call |",
              "|---|---|---|---|---|"]
@@ -149,17 +170,21 @@ def main():
     args = parser.parse_args()
     start = time.time()
     examples = check_examples(args.bundle, args.out)
+    fuzzed = fuzz(args.bundle, args.out)
     timings = time_add_relu(args.bundle, args.out)
-    result = {"examples": examples, "add_relu": timings, "seconds": time.time() - start}
+    result = {"examples": examples, "fuzz": fuzzed, "add_relu": timings,
+              "seconds": time.time() - start}
     with open(os.path.join(args.out, "gpu-check.json"), "w") as f:
         json.dump(result, f, indent=2)
     table = markdown(examples, timings)
+    if fuzzed:
+        table += "\nrandom programs: " + fuzzed["summary"] + "\n"
     with open(os.path.join(args.out, "gpu-check.md"), "w") as f:
         f.write(table)
     print(table)
     print(f"gpu-check: {time.time() - start:.0f} s")
     failed = [e for e in examples if e["ran"] and not e.get("matches_cpu")]
-    return 1 if failed else 0
+    return 1 if failed or (fuzzed and fuzzed["failed"]) else 0
 
 
 if __name__ == "__main__":

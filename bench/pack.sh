@@ -2,7 +2,8 @@
 # Builds what bench/gpu-check.sh needs on a GPU machine that has no MLIR:
 # kfuse-run and the runtime, every example compiled with --emit=lib, and the
 # examples' results computed here on the CPU (inputs come from a seed, so
-# the GPU run draws the same ones). Writes build/gpu-bundle/ (a few MB).
+# the GPU run draws the same ones), and 200 random programs for the
+# differential check. Writes build/gpu-bundle/ (about 30 MB).
 #   bash bench/pack.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/programs" "$out/ref"
 cp build/bin/kfuse-run "$out/bin/"
 cp build/lib/libkfuse_runtime.so "$out/lib/"
-cp bench/gpu-check.sh bench/gpu_bench.py "$out/"
+cp bench/gpu-check.sh bench/gpu_bench.py test/tools/kf_fuzz.py test/tools/kf_gen.py "$out/"
 # Portable host code: x86-64-v3 (AVX2) runs on every recent x86 server.
 for src in examples/*.mlir bench/add_relu_dynamic.mlir; do
   name=$(basename "$src" .mlir)
@@ -25,4 +26,8 @@ for src in examples/*.mlir; do
   build/bin/kfuse-run "$out/programs/$name.so" --device=cpu --seed=1 "${dims[@]}" \
     --warmup=0 --repeat=0 --quiet --output "result0=$out/ref/$name.npy"
 done
+# 200 random programs (kf_fuzz.py, seed 11), a library each, for the
+# differential check on the GPU (fused on the GPU against unfused on the CPU).
+/usr/bin/python3 test/tools/kf_fuzz.py --kfuse-opt build/bin/kfuse-opt \
+  --kfuse-compile build/bin/kfuse-compile --pack "$out/fuzz" --seed 11 --count 200
 du -sh "$out"

@@ -66,6 +66,12 @@ config.substitutions.append(
 # Runs every function of a test through two pipelines and compares results.
 config.substitutions.append(("%fusion-diff", python_tool("fusion_diff.py")))
 # Random programs, fused against unfused (see test/tools/kf_fuzz.py).
+# The same programs as a user runs them: kfuse-compile --emit=lib, then
+# kfuse-run --check (fused by the runtime against the unfused CPU run).
+config.substitutions.append(
+    ("%kf-fuzz-run", python_tool("kf_fuzz.py") + " --kfuse-run "
+     + os.path.join(config.kfuse_tools_dir, "kfuse-run"))
+)
 config.substitutions.append(("%kf-fuzz", python_tool("kf_fuzz.py")))
 
 llvm_config.add_tool_substitutions(

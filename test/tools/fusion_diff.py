@@ -3,7 +3,8 @@
 
 For each public function in FILE whose arguments are ranked tensors, builds
 a @main that calls it on deterministic inputs (dynamic dims get the sizes
-given by a `// DIMS: 3` line, default 3), prints every result as f64, and
+given by a `// DIMS: 3` line, default 3, or by a `// DIMS @f: 3 4 1` line,
+one size per `?` of f's arguments in order), prints every result as f64, and
 runs it through two kfuse-opt pipelines with mlir-runner: by default
 `--kf-cpu-pipeline=fusion=on` against `--kf-cpu-pipeline=fusion=none`
 (fusion never changes a result); `--candidate` names another, such as the
@@ -50,6 +51,8 @@ def literal(shape, dtype, seed):
 
 
 def harness(source, dyn):
+    per_function = {m.group(1): m.group(2).split()
+                    for m in re.finditer(r"^// DIMS @(\w+):((?: \d+)*)$", source, re.M)}
     out = [source, "func.func private @printMemrefF64(memref<*xf64>)"]
     funcs = []
     for m in FUNC.finditer(source):
@@ -62,9 +65,10 @@ def harness(source, dyn):
             continue
         funcs.append(name)
         body, operands = [], []
+        sizes = iter(per_function.get(name, []))
         for i, t in enumerate(arg_types):
             dims, dt = split_type(t)
-            static = [dyn if d == "?" else d for d in dims]
+            static = [next(sizes, dyn) if d == "?" else d for d in dims]
             st = "x".join(static + [dt])
             v = f"%{name}_a{i}"
             body.append(f"  {v}s = arith.constant dense<{literal([int(d) for d in static], dt, i)}> : tensor<{st}>")
@@ -114,7 +118,7 @@ def main():
     ap.add_argument("file")
     a = ap.parse_args()
     source = open(a.file, encoding="utf-8").read()
-    m = re.search(r"// DIMS: (\d+)", source)
+    m = re.search(r"^// DIMS: (\d+)", source, re.M)
     module, funcs = harness(source, m.group(1) if m else "3")
     fused = run(a.kfuse_opt, a.runner, module, a.candidate)
     eager = run(a.kfuse_opt, a.runner, module, a.reference)

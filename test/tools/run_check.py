@@ -6,7 +6,7 @@
 
 Inputs are drawn by numpy from --seed, written as .npy and passed with
 --input; each --expect is a numpy expression over arg0, arg1, ... (helpers:
-softmax, relu) for result0, result1, ... The expected values are computed
+softmax, relu, bf16) for result0, result1, ... The expected values are computed
 here, independently of kfuse. kfuse-run's own output is printed so that
 FileCheck can read it; a mismatch prints the worst element and exits 1.
 """
@@ -33,10 +33,17 @@ def relu(x):
     return np.maximum(x, 0)
 
 
+def bf16(x):
+    """x rounded to bfloat16 (8 significant bits, ties to even), computed
+    exactly in float64 (normal values; numpy has no bf16)."""
+    m, e = np.frexp(np.asarray(x, dtype=np.float64))
+    return np.ldexp(np.round(m * 256), e - 8)
+
+
 def make_input(spec, rng):
-    m = re.fullmatch(r"(arg\d+)=(\w+)\[([\d,x ]*)\](:special)?", spec)
+    m = re.fullmatch(r"(arg\d+)=(\w+)\[([\d,x ]*)\](:special|:ties)?", spec)
     if not m:
-        sys.exit(f"run_check: bad --input {spec!r} (want argN=f32[4x8] or ...:special)")
+        sys.exit(f"run_check: bad --input {spec!r} (want argN=f32[4x8], ...:special or ...:ties)")
     name, dtype, dims, special = m.groups()
     shape = tuple(int(d) for d in re.split(r"[x,]", dims) if d.strip())
     t = DTYPES[dtype]
@@ -44,6 +51,14 @@ def make_input(spec, rng):
         value = rng.random(shape) < 0.5
     elif np.issubdtype(t, np.integer):
         value = rng.integers(-8, 9, size=shape).astype(t)
+    elif special == ":ties":
+        # Halfway between two bf16 values (which round to the even one),
+        # and just above or below halfway by less than a float's precision
+        # for f64 (rounding through f32 would make those ties too).
+        base = rng.integers(128, 256, size=shape) / 128.0 + 1 / 256
+        nudge = rng.integers(-1, 2, size=shape) * (2.0 ** -30 if t == np.float64 else 2.0 ** -21)
+        scale = rng.choice([-1.0, 1.0], size=shape) * 2.0 ** rng.integers(-8, 9, size=shape)
+        value = (base * (1 + nudge) * scale).astype(t)
     else:
         value = rng.uniform(-2, 2, size=shape).astype(t)
         if special:
@@ -85,7 +100,7 @@ def main():
         status = 0
         for i, (expr, path) in enumerate(zip(args.expect, outputs)):
             got = np.load(path)
-            want = np.asarray(eval(expr, {"np": np, "softmax": softmax, "relu": relu}, env))
+            want = np.asarray(eval(expr, {"np": np, "softmax": softmax, "relu": relu, "bf16": bf16}, env))
             if got.shape != want.shape:
                 print(f"result{i}: shape {got.shape}, expected {want.shape}")
                 status = 1
