@@ -56,7 +56,8 @@ __truncdfbf2(double d) {
     uint32_t x;
     std::memcpy(&x, &f, sizeof(x));
     float toward = std::nextafter(f, d > double(f) ? INFINITY : -INFINITY);
-    // f is the nearest float; keep the one of f, toward with an odd mantissa.
+    // Of the two floats around d (f, the nearest, and `toward`), keep
+    // the one whose last mantissa bit is set.
     uint32_t y;
     std::memcpy(&y, &toward, sizeof(y));
     if (!(x & 1))
