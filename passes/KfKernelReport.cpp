@@ -20,8 +20,8 @@ namespace {
 /// The eager traffic of `func`, in the fused report's symbols. Its own
 /// analysis numbers the argument dims the same way (d0, d1, ... first), and
 /// names a computed size by its expression ("(2*d0) / 8") as the fused one
-/// does; any other size it cannot express gets a symbol of its own, listed
-/// after the fused ones, so that no d<i> means two things.
+/// does (one symbol for both); any other size gets a symbol of its own,
+/// listed after the fused ones, so that no d<i> means two things.
 report::Traffic eagerTraffic(func::FuncOp func, std::vector<std::string> &symbols) {
   std::vector<std::string> own;
   report::Traffic t = report::countTraffic(func, nullptr, &own);
@@ -46,14 +46,14 @@ report::Traffic eagerTraffic(func::FuncOp func, std::vector<std::string> &symbol
   std::vector<unsigned> renamed(own.size());
   for (unsigned id = 0; id < own.size(); ++id) {
     auto same = llvm::find(symbols, own[id]);
-    bool shared = same != symbols.end() && ofArguments(own[id]);
+    bool named = ofArguments(own[id]);
     if (id < args) {
       renamed[id] = id;
-    } else if (shared) {
+    } else if (named && same != symbols.end()) {
       renamed[id] = same - symbols.begin();
     } else {
       renamed[id] = symbols.size();
-      symbols.push_back(own[id] + " (eager)");
+      symbols.push_back(named ? own[id] : own[id] + " (eager)");
     }
   }
   auto rename = [&](unsigned id) { return renamed[id]; };
