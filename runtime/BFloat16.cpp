@@ -53,15 +53,12 @@ __truncdfbf2(double d) {
   if (!std::isnan(d) && !std::isinf(f) && double(f) != d) {
     // Round to odd: a float that is inexact gets its last bit set, so the
     // second rounding cannot land on a tie that the double was not on.
+    // Of the two floats around d (f, the nearest, and the next one toward
+    // d), keep the one whose last mantissa bit is set.
     uint32_t x;
     std::memcpy(&x, &f, sizeof(x));
-    float toward = std::nextafter(f, d > double(f) ? INFINITY : -INFINITY);
-    // Of the two floats around d (f, the nearest, and `toward`), keep
-    // the one whose last mantissa bit is set.
-    uint32_t y;
-    std::memcpy(&y, &toward, sizeof(y));
     if (!(x & 1))
-      f = toward, x = y;
+      f = std::nextafter(f, d > double(f) ? INFINITY : -INFINITY);
   }
   return bf16Return(toBf16(f));
 }
