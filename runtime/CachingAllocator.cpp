@@ -1,10 +1,15 @@
 //===- CachingAllocator.cpp - reuse of device buffers ---------------------===//
 #include "CachingAllocator.h"
 
+#include <cstdint>
+
 namespace kfuse::rt {
 
 void *CachingAllocator::allocate(size_t bytes) {
-  // Zero-sized tensors still get a distinct, valid buffer.
+  // Zero-sized tensors still get a distinct, valid buffer; a size that
+  // would wrap when rounded up is one no driver has.
+  if (bytes > SIZE_MAX - 255)
+    return nullptr;
   size_t size = bytes == 0 ? 256 : (bytes + 255) / 256 * 256;
   void *ptr = nullptr;
   auto it = cached.find(size);
@@ -14,10 +19,25 @@ void *CachingAllocator::allocate(size_t bytes) {
     ++cacheHits;
   } else {
     ptr = raw(size);
+    if (!ptr && releaseCache())
+      ptr = raw(size);
+    if (!ptr)
+      return nullptr;
     ++driverAllocations;
   }
   sizes[ptr] = size;
   return ptr;
+}
+
+bool CachingAllocator::releaseCache() {
+  bool any = false;
+  for (auto &[size, buffers] : cached) {
+    for (void *ptr : buffers)
+      rawFree(ptr);
+    any |= !buffers.empty();
+  }
+  cached.clear();
+  return any;
 }
 
 bool CachingAllocator::release(void *ptr) {

@@ -19,10 +19,18 @@ namespace kfuse::rt {
 
 class CachingAllocator {
 public:
+  /// Allocates from the driver (or the host); null when it cannot.
   using RawAlloc = std::function<void *(size_t)>;
-  explicit CachingAllocator(RawAlloc raw) : raw(std::move(raw)) {}
+  /// Gives a buffer back to the driver.
+  using RawFree = std::function<void(void *)>;
+  CachingAllocator(RawAlloc raw, RawFree rawFree)
+      : raw(std::move(raw)), rawFree(std::move(rawFree)) {}
 
-  /// At least `bytes` (rounded up to 256), 256-byte aligned or better.
+  /// At least `bytes` (rounded up to 256), 256-byte aligned or better;
+  /// null when neither the cache nor the driver has it. When the driver
+  /// is out of memory, the cached buffers (which only this allocator can
+  /// reuse, and only at their sizes) are given back to it and the
+  /// allocation is tried once more.
   void *allocate(size_t bytes);
   /// Returns false when `ptr` did not come from allocate().
   bool release(void *ptr);
@@ -30,7 +38,11 @@ public:
   uint64_t driverAllocations = 0, cacheHits = 0;
 
 private:
+  /// Gives every cached buffer back to the driver; false when none was.
+  bool releaseCache();
+
   RawAlloc raw;
+  RawFree rawFree;
   std::unordered_map<size_t, std::vector<void *>> cached;
   std::unordered_map<void *, size_t> sizes; // live buffers
 };

@@ -1,6 +1,8 @@
 //===- CudaDriver.cpp - resolving the driver's calls with dlsym -----------===//
 #include "CudaDriver.h"
 
+#include "ElfCheck.h"
+
 #include <dlfcn.h>
 
 namespace kfuse::rt {
@@ -16,6 +18,13 @@ bool resolve(void *library, const char *symbol, Fn &fn, std::string &why) {
 } // namespace
 
 bool CudaDriver::load(const std::string &path, std::string &why) {
+  // A path (not a name the loader searches for) is checked first: a
+  // truncated file would kill the process inside dlopen.
+  std::string bad;
+  if (path.find('/') != std::string::npos && !checkElfFile(path, bad)) {
+    why = "no CUDA driver: cannot open " + path + " (" + bad + ")";
+    return false;
+  }
   void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *error = dlerror();

@@ -6,11 +6,20 @@
 namespace kfuse::rt {
 
 HostPool::HostPool(unsigned threads) {
-  for (unsigned i = 1; i < std::max(threads, 1u); ++i)
-    workers.emplace_back([this] { work(); });
+  try {
+    for (unsigned i = 1; i < std::max(threads, 1u); ++i)
+      workers.emplace_back([this] { work(); });
+  } catch (...) {
+    // The system would not start one more thread: those started are
+    // stopped (a joinable std::thread destroyed would terminate).
+    stop();
+    throw;
+  }
 }
 
-HostPool::~HostPool() {
+HostPool::~HostPool() { stop(); }
+
+void HostPool::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     stopping = true;
@@ -18,6 +27,7 @@ HostPool::~HostPool() {
   wake.notify_all();
   for (std::thread &t : workers)
     t.join();
+  workers.clear();
 }
 
 void HostPool::take() {

@@ -16,12 +16,14 @@ namespace kfuse::rt {
 /// `threads - 1` workers take chunks of indices from a shared counter.
 class HostPool {
 public:
+  /// Throws std::system_error when a thread cannot be started.
   explicit HostPool(unsigned threads);
   ~HostPool();
   void run(int64_t count, const std::function<void(int64_t)> &body);
   unsigned size() const { return static_cast<unsigned>(workers.size()) + 1; }
 
 private:
+  void stop();
   void work();
   void take(); // runs chunks of the current job until none is left
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <system_error>
 
 namespace kfuse::rt {
 
@@ -67,12 +68,16 @@ bool Runtime::initCuda(std::string &why) {
                 std::to_string(minor) + ", " + std::to_string(sms) +
                 " SMs), driver CUDA " + std::to_string(version / 1000) + "." +
                 std::to_string(version % 1000 / 10);
-  allocator = std::make_unique<CachingAllocator>([this](size_t bytes) {
-    CUdeviceptr ptr = 0;
-    check(driver.cuMemAlloc(&ptr, bytes), "cuMemAlloc",
-          std::to_string(bytes) + " bytes");
-    return reinterpret_cast<void *>(ptr);
-  });
+  allocator = std::make_unique<CachingAllocator>(
+      [this](size_t bytes) -> void * {
+        CUdeviceptr ptr = 0;
+        lastAllocError = driver.cuMemAlloc(&ptr, bytes);
+        return lastAllocError == CUDA_SUCCESS ? reinterpret_cast<void *>(ptr) : nullptr;
+      },
+      [this](void *ptr) {
+        check(driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree",
+              "a cached buffer");
+      });
   return true;
 }
 
@@ -89,13 +94,28 @@ bool Runtime::init(const std::string &device, std::string &why) {
     ok = cuda || device == "auto";
   }
   if (!cuda) {
-    const char *env = std::getenv("KFUSE_NUM_THREADS");
-    unsigned threads = env ? unsigned(std::atoi(env)) : std::thread::hardware_concurrency();
-    pool = std::make_unique<HostPool>(threads ? threads : 1);
+    unsigned threads = std::thread::hardware_concurrency();
+    if (const char *env = std::getenv("KFUSE_NUM_THREADS")) {
+      std::string text = env;
+      if (text.empty() || text.size() > 4 ||
+          text.find_first_not_of("0123456789") != std::string::npos ||
+          std::atoi(env) < 1 || std::atoi(env) > 4096) {
+        why = "KFUSE_NUM_THREADS must be an integer from 1 to 4096, got '" + text + "'";
+        return false;
+      }
+      threads = unsigned(std::atoi(env));
+    }
+    threads = threads ? threads : 1;
+    try {
+      pool = std::make_unique<HostPool>(threads);
+    } catch (const std::system_error &e) {
+      why = "cannot start " + std::to_string(threads) + " threads for the CPU: " + e.what();
+      return false;
+    }
     description = "cpu: " + std::to_string(pool->size()) + " threads";
-    allocator = std::make_unique<CachingAllocator>([](size_t bytes) {
-      return std::aligned_alloc(256, bytes);
-    });
+    allocator = std::make_unique<CachingAllocator>(
+        [](size_t bytes) { return std::aligned_alloc(256, bytes); },
+        [](void *ptr) { std::free(ptr); });
   }
   initialized = ok;
   start = std::chrono::steady_clock::now();
@@ -234,13 +254,23 @@ Function *Runtime::getFunction(Module *module, const char *name) {
 
 void Runtime::launch(Function *f, const int64_t grid[3], const int64_t block[3],
                      unsigned sharedBytes, void **params) {
+  // The geometry comes from compiled code, computed from the sizes: a
+  // grid CUDA cannot launch would be cut to 32 bits (fewer blocks, part
+  // of the result never written), and the host's block count must not wrap.
+  int64_t blocks = 1;
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] < 0 || block[d] < 0 || grid[d] > 0x7fffffff || block[d] > 1024 ||
+        __builtin_mul_overflow(blocks, grid[d], &blocks))
+      fail("kernel '" + f->name + "' launched with grid (" + std::to_string(grid[0]) + ", " +
+           std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + ") and block (" +
+           std::to_string(block[0]) + ", " + std::to_string(block[1]) + ", " +
+           std::to_string(block[2]) + "): more blocks or threads than a launch can have");
   size_t index = record(KFUSE_RECORD_LAUNCH, f->name.c_str(), 0);
   for (int d = 0; d < 3; ++d) {
     records[index].grid[d] = grid[d];
     records[index].block[d] = block[d];
   }
   if (f->host) {
-    int64_t blocks = grid[0] * grid[1] * grid[2];
     timed(index, [&] {
       pool->run(blocks, [&](int64_t i) {
         int64_t geometry[9] = {grid[0], grid[1], grid[2], block[0], block[1], block[2],
@@ -258,7 +288,20 @@ void Runtime::launch(Function *f, const int64_t grid[3], const int64_t block[3],
   });
 }
 
-void *Runtime::allocate(size_t bytes) { return allocator->allocate(bytes); }
+void *Runtime::allocate(size_t bytes) {
+  void *ptr = allocator->allocate(bytes);
+  if (ptr)
+    return ptr;
+  // Named as the program asked, so that a wrapped or absurd size shows.
+  std::string size = std::to_string(bytes) + " bytes";
+  if (bytes >= (size_t(1) << 30))
+    size += " (" + std::to_string(bytes >> 30) + " GiB)";
+  if (cuda)
+    fail("cuMemAlloc failed for " + size + ": " +
+         (lastAllocError == CUDA_SUCCESS ? std::string("more than the driver can address")
+                                         : driver.describe(lastAllocError)));
+  fail("cannot allocate " + size + " of host memory");
+}
 
 void Runtime::release(void *ptr) {
   if (ptr && !allocator->release(ptr))

@@ -55,6 +55,7 @@ public:
   void launch(Function *f, const int64_t grid[3], const int64_t block[3],
               unsigned sharedBytes, void **params);
 
+  /// Never null: a failed allocation stops the run, naming the size.
   void *allocate(size_t bytes);
   void release(void *ptr);
   void copy(void *dst, const void *src, size_t bytes, kfuse_record_kind kind);
@@ -82,6 +83,7 @@ private:
 
   bool initialized = false;
   CudaDriver driver;
+  CUresult lastAllocError = CUDA_SUCCESS; // of the last cuMemAlloc
   CUcontext context = nullptr;
   CUstream stream = nullptr;
   CUevent origin = nullptr;

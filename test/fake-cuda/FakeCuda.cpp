@@ -9,11 +9,15 @@
 // test can check that the runtime packs what the kernel expects.
 //
 // Knobs: KFUSE_FAKE_CUDA_FAIL=call:N:code makes the N-th call of `call`
-// return `code`; KFUSE_FAKE_CUDA_DEVICES=0 hides the device;
+// return `code`; KFUSE_FAKE_CUDA_CRASH=call:SIG raises signal SIG in its
+// first call; KFUSE_FAKE_CUDA_DEVICES=0 hides the device;
 // KFUSE_FAKE_CUDA_VERSION=12000 sets the driver version, and PTX newer
-// than that driver accepts is refused as the real driver refuses it.
+// than that driver accepts is refused as the real driver refuses it;
+// KFUSE_FAKE_CUDA_MEMORY=BYTES sets the device memory (cuMemAlloc beyond
+// what is not allocated fails with CUDA_ERROR_OUT_OF_MEMORY).
 //
 //===----------------------------------------------------------------------===//
+#include <csignal>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -42,8 +46,21 @@ void log(const char *format, ...) {
   std::fclose(f);
 }
 
+/// KFUSE_FAKE_CUDA_CRASH=call:SIG raises signal SIG in the first `call`
+/// (a driver that crashes inside the process, as a broken one may).
+void crashIfAsked(const char *call) {
+  const char *spec = std::getenv("KFUSE_FAKE_CUDA_CRASH");
+  if (!spec)
+    return;
+  std::string s = spec;
+  size_t colon = s.find(':');
+  if (colon != std::string::npos && s.substr(0, colon) == call)
+    std::raise(std::atoi(s.c_str() + colon + 1));
+}
+
 /// The injected failure for this call, or 0.
 CUresult injected(const char *call) {
+  crashIfAsked(call);
   static std::map<std::string, int> counts;
   int n = ++counts[call];
   const char *spec = std::getenv("KFUSE_FAKE_CUDA_FAIL");
@@ -73,6 +90,8 @@ struct Module {
   std::map<std::string, Kernel> kernels;
 };
 std::vector<std::pair<uintptr_t, size_t>> buffers; // allocation order
+std::vector<bool> freed;                           // per buffer
+uint64_t bytesInUse = 0;                           // allocated, not freed
 
 std::string describePointer(uint64_t p, bool pointer = false) {
   for (size_t i = 0; i < buffers.size(); ++i)
@@ -288,13 +307,35 @@ CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
 }
 CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
   INJECT(cuMemAlloc);
+  // KFUSE_FAKE_CUDA_MEMORY: the device's memory in bytes (default: what
+  // the host can give); an allocation beyond what is free is refused.
+  const char *capacity = std::getenv("KFUSE_FAKE_CUDA_MEMORY");
+  if ((capacity && bytes > uint64_t(std::atoll(capacity)) - bytesInUse) ||
+      bytes > SIZE_MAX - 255) {
+    log("cuMemAlloc %zu bytes -> out of memory (%zu in use)", bytes, size_t(bytesInUse));
+    return 2;
+  }
   void *m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!m) {
+    log("cuMemAlloc %zu bytes -> out of memory", bytes);
+    return 2;
+  }
   buffers.push_back({uintptr_t(m), bytes});
+  freed.push_back(false);
+  bytesInUse += bytes;
   *p = uint64_t(uintptr_t(m));
   log("cuMemAlloc %zu bytes -> buf%zu", bytes, buffers.size() - 1);
   return 0;
 }
 CUresult cuMemFree_v2(uint64_t p) {
+  // The host memory is kept, so that a later buffer never has the address
+  // (and the name) of a freed one; only the device's use goes down.
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].first == p && !freed[i]) {
+      bytesInUse -= buffers[i].second;
+      freed[i] = true;
+      break;
+    }
   log("cuMemFree %s", describePointer(p).c_str());
   return 0;
 }

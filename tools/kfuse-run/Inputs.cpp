@@ -1,6 +1,7 @@
 //===- Inputs.cpp - a function's inputs from files or random --------------===//
 #include "Run.h"
 
+#include <new>
 #include <set>
 
 namespace kfuse::run {
@@ -21,7 +22,7 @@ bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v
   std::vector<std::string> files(f.args.size());
   for (auto &[name, path] : o.inputs) {
     size_t index = 0;
-    if (name.rfind("arg", 0) != 0 || name.size() == 3 ||
+    if (name.rfind("arg", 0) != 0 || name.size() == 3 || name.size() > 12 ||
         name.find_first_not_of("0123456789", 3) != std::string::npos ||
         (index = std::stoul(name.substr(3))) >= f.args.size())
       return error = "--input " + name + ": " + f.name + " takes arg0 .. arg" +
@@ -95,7 +96,20 @@ bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v
                false;
       shape[d] = it->second;
     }
-    inputs[a] = randomTensor(f.args[a].dtype, shape, o.seed, a);
+    int64_t elements;
+    size_t bytes;
+    std::string which = "arg" + std::to_string(a) + " of " + f.name;
+    if (!sizeOf(shape, elementSize(f.args[a].dtype), elements, bytes))
+      return error = which + ": shape " + shapeString(shape) + " of " + f.args[a].dtype +
+                     " is more than 2^63 - 1 bytes (see --dim)",
+             false;
+    try {
+      inputs[a] = randomTensor(f.args[a].dtype, shape, o.seed, a);
+    } catch (const std::bad_alloc &) {
+      return error = which + ": cannot allocate " + std::to_string(bytes) +
+                     " bytes of host memory for shape " + shapeString(shape),
+             false;
+    }
   }
   return true;
 }

@@ -13,10 +13,16 @@ const Value &Value::operator[](const std::string &key) const {
 }
 
 namespace {
+/// Arrays and objects nest at most this deep: the reader recurses, and a
+/// manifest of 200,000 '[' must not overflow the stack. kfuse-compile's
+/// manifests nest 6 deep.
+constexpr unsigned kMaxDepth = 256;
+
 struct Parser {
   const std::string &s;
   size_t i = 0;
   std::string error;
+  unsigned depth = 0;
 
   void space() {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r'))
@@ -71,6 +77,17 @@ struct Parser {
     if (i >= s.size())
       return failAt("unexpected end");
     char c = s[i];
+    if (c == '{' || c == '[') {
+      if (depth == kMaxDepth)
+        return failAt("arrays and objects nested deeper than 256");
+      ++depth;
+      bool ok = container(v, c);
+      --depth;
+      return ok;
+    }
+    return scalar(v, c);
+  }
+  bool container(Value &v, char c) {
     if (c == '{') {
       v.kind = Value::Object;
       ++i;
@@ -117,6 +134,9 @@ struct Parser {
         return failAt("expected ',' or ']'");
       }
     }
+    return false;
+  }
+  bool scalar(Value &v, char c) {
     if (c == '"') {
       v.kind = Value::String;
       return string(v.string);

@@ -90,11 +90,21 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
         name = "result0";
         path = value;
       }
-      (arg == "--input" ? o.inputs : o.outputs).push_back({name, path});
+      auto &list = arg == "--input" ? o.inputs : o.outputs;
+      for (auto &[given, file] : list)
+        if (given == name)
+          return error = arg + " " + name + " is given twice (" + file + " and " + path + ")",
+                 false;
+      list.push_back({name, path});
     } else if (arg == "--dim") {
       if (!next()) return false;
       if (!assignment(value, name, path) || !integer(path, 0, n))
         return error = "--dim takes dK=N with N >= 0, got '" + value + "'", false;
+      for (auto &[given, size] : o.dims)
+        if (given == name)
+          return error = "--dim " + name + " is given twice (" + std::to_string(size) +
+                         " and " + std::to_string(n) + ")",
+                 false;
       o.dims.push_back({name, n});
     } else if (arg == "--seed") {
       if (!next()) return false;
@@ -123,6 +133,8 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
       o.format = value;
     } else if (arg == "--trace") {
       if (!next()) return false;
+      if (!o.trace.empty())
+        return error = "--trace is given twice (" + o.trace + " and " + value + ")", false;
       o.trace = value;
     } else if (arg == "--gpu-chip") {
       if (!next()) return false;

@@ -1,12 +1,14 @@
 //===- Process.cpp - temporary files and the tools kfuse-run runs ---------===//
 #include "Run.h"
 
+#include "Cleanup.h"
+
+#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <ftw.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,7 +32,9 @@ std::string selfDir() {
   return self.substr(0, self.rfind('/'));
 }
 
-/// Runs `argv` and returns its exit status (-1: did not start or a signal).
+/// Runs `argv` and returns its exit status; -1 when it did not start,
+/// 128 + N when signal N killed it. While it runs, a fatal signal to
+/// kfuse-run stops it too (Cleanup.h).
 int spawn(const std::vector<std::string> &argv) {
   std::vector<char *> args;
   for (const std::string &a : argv)
@@ -39,14 +43,25 @@ int spawn(const std::vector<std::string> &argv) {
   pid_t pid;
   if (posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0)
     return -1;
+  setChild(pid);
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+  pid_t waited;
+  while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+    ;
+  setChild(0);
+  if (waited < 0)
     return -1;
-  return WEXITSTATUS(status);
+  if (WIFSIGNALED(status))
+    return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int removeEntry(const char *path, const struct stat *, int, struct FTW *) {
-  return std::remove(path);
+/// " (killed by signal N, NAME)" for a status from spawn, or "".
+std::string signalNote(int status) {
+  if (status <= 128)
+    return "";
+  return " (killed by signal " + std::to_string(status - 128) + ", " +
+         strsignal(status - 128) + ")";
 }
 } // namespace
 
@@ -57,17 +72,17 @@ const std::string &tempDir() {
     std::string pattern = std::string(base && *base ? base : "/tmp") + "/kfuse-run-XXXXXX";
     std::vector<char> buf(pattern.begin(), pattern.end());
     buf.push_back('\0');
-    if (mkdtemp(buf.data()))
+    if (mkdtemp(buf.data())) {
       path = buf.data();
+      registerTempDir(path);
+    }
   }
   return path;
 }
 
 void removeTempDir() {
-  std::string &path = tempDirPath();
-  if (!path.empty())
-    nftw(path.c_str(), removeEntry, 8, FTW_DEPTH | FTW_PHYS);
-  path.clear();
+  cleanUp();
+  tempDirPath().clear();
 }
 
 bool compileProgram(const Options &o, std::string &library, double &ms,
@@ -87,6 +102,8 @@ bool compileProgram(const Options &o, std::string &library, double &ms,
            .count();
   if (rc == -1)
     return error = "cannot run " + argv[0], false;
+  if (rc > 128)
+    return error = "compiling " + o.program + " failed: kfuse-compile" + signalNote(rc), false;
   if (rc != 0)
     return error = "compiling " + o.program + " failed (kfuse-compile said why above)", false;
   return true;
@@ -121,9 +138,9 @@ CheckResult checkAgainstCpu(const Options &o, const std::string &library,
   for (size_t r = 0; r < results.size(); ++r)
     argv.push_back("--output=result" + std::to_string(r) + "=" + tempDir() + "/ref" +
                    std::to_string(r) + ".npy");
-  if (spawn(argv) != 0) {
+  if (int rc = spawn(argv); rc != 0) {
     check.passed = false;
-    check.detail = "the reference run on the CPU failed";
+    check.detail = "the reference run on the CPU failed" + signalNote(rc);
     return check;
   }
   for (size_t r = 0; r < results.size(); ++r) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Program.h"
 
+#include "ElfCheck.h"
 #include "Json.h"
 
 #include <array>
@@ -34,8 +35,15 @@ std::string text(const json::Value &v) {
 TensorType tensorType(const json::Value &v) {
   TensorType t;
   t.dtype = v["dtype"].string;
+  // -1 is a dynamic dim; what is not an integer from -1 to 2^62 is kept as
+  // -2, which open() refuses (a double out of int64_t's range would be
+  // undefined to convert).
   for (const json::Value &d : v["shape"].array)
-    t.shape.push_back(int64_t(d.number));
+    t.shape.push_back(d.kind == json::Value::Number && d.number >= -1 &&
+                              d.number <= 4611686018427387904.0 &&
+                              d.number == double(int64_t(d.number))
+                          ? int64_t(d.number)
+                          : -2);
   return t;
 }
 
@@ -88,8 +96,17 @@ bool invoke(void *fn, const std::vector<Ptr> &a) {
 }
 } // namespace
 
-bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value) {
-  // Terms "c", "dK", "c*dK*dJ", joined by " + " or " - ".
+bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value,
+              bool *overflow) {
+  // Terms "c", "dK", "c*dK*dJ", joined by " + " or " - ". Every step is
+  // checked: sizes from --dim may make a polynomial leave int64_t.
+  if (overflow)
+    *overflow = false;
+  auto overflowed = [&] {
+    if (overflow)
+      *overflow = true;
+    return false;
+  };
   value = 0;
   std::string s;
   for (char c : poly)
@@ -103,22 +120,43 @@ bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value) {
     size_t end = s.find_first_of("+-", i);
     std::string term = s.substr(i, end == std::string::npos ? std::string::npos : end - i);
     i = end == std::string::npos ? s.size() : end;
-    int64_t product = 1;
+    int64_t product = sign;
     std::stringstream factors(term);
     std::string factor;
     while (std::getline(factors, factor, '*')) {
-      if (factor.empty())
-        return false;
-      if (factor[0] == 'd') {
+      int64_t f = 0;
+      if (factor.size() > 1 && factor[0] == 'd') {
         auto it = symbols.find(factor);
         if (it == symbols.end())
           return false;
-        product *= it->second;
+        f = it->second;
+      } else if (!factor.empty() && factor.size() <= 18 &&
+                 factor.find_first_not_of("0123456789") == std::string::npos) {
+        f = std::atoll(factor.c_str());
       } else {
-        product *= std::stoll(factor);
+        return false; // not a polynomial kfuse-compile writes
       }
+      if (__builtin_mul_overflow(product, f, &product))
+        return overflowed();
     }
-    value += sign * product;
+    if (__builtin_add_overflow(value, product, &value))
+      return overflowed();
+  }
+  return true;
+}
+
+bool checkSizes(const FunctionInfo &f, const Symbols &symbols, std::string &error) {
+  for (const VariantInfo *v : {&f.fused, &f.eager}) {
+    Symbols sizes = withComputedSizes(*v, symbols);
+    for (const KernelInfo &k : v->kernels)
+      for (const std::string *poly : {&k.bytesRead, &k.bytesWritten}) {
+        int64_t bytes;
+        bool overflow = false;
+        if (!evaluate(*poly, sizes, bytes, &overflow) && overflow)
+          return error = "with these sizes kernel '" + k.name + "' of " + f.name +
+                         " moves more than 2^63 - 1 bytes (" + *poly + ")",
+                 false;
+      }
   }
   return true;
 }
@@ -139,7 +177,13 @@ Symbols withComputedSizes(const VariantInfo &v, const Symbols &symbols) {
 }
 
 bool Program::open(const std::string &path, std::string &error) {
-  library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // The argument is a file: dlopen would search the library path for a
+  // name without a '/' and could load another library of that name.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  std::string why;
+  if (!kfuse::rt::checkElfFile(file, why))
+    return error = "cannot load " + path + ": " + why, false;
+  library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *e = dlerror();
     error = "cannot load " + path + (e ? std::string(": ") + e : "");
@@ -163,6 +207,13 @@ bool Program::open(const std::string &path, std::string &error) {
       info.args.push_back(tensorType(a));
     for (const json::Value &r : f["results"].array)
       info.results.push_back(tensorType(r));
+    for (const auto *types : {&info.args, &info.results})
+      for (const TensorType &t : *types)
+        for (int64_t d : t.shape)
+          if (d < -1)
+            return error = path + ": the manifest gives " + info.name + " a bad shape " +
+                           shapeString(t.shape),
+                   false;
     info.fused = variantInfo(f["variants"]["fused"]);
     info.eager = variantInfo(f["variants"]["eager"]);
     funcs.push_back(std::move(info));
@@ -221,6 +272,23 @@ bool Program::call(const FunctionInfo &f, const std::string &variant,
     t.strides.assign(resultBuffer.begin() + w + 3 + rank,
                      resultBuffer.begin() + w + 3 + 2 * rank);
     w += 3 + 2 * rank;
+    // The descriptor comes from compiled code: checked before it is read.
+    std::string which = "result" + std::to_string(results.size()) + " of " + f.name;
+    int64_t elements;
+    size_t bytes;
+    if (!sizeOf(t.shape, elementSize(t.dtype), elements, bytes))
+      return error = which + " came back with shape " + shapeString(t.shape) +
+                     ", not a valid size",
+             false;
+    for (size_t d = 0; d < rank; ++d)
+      if (r.shape[d] >= 0 && t.shape[d] != r.shape[d])
+        return error = which + " came back with shape " + shapeString(t.shape) + "; " +
+                       f.name + " returns " + shapeString(r.shape),
+               false;
+    if (elements > 0 && (!t.aligned || !t.allocated))
+      return error = which + " came back as a null buffer", false;
+    if (t.offset < 0)
+      return error = which + " came back with a negative offset", false;
     results.push_back(std::move(t));
   }
   return true;

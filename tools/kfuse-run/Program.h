@@ -39,12 +39,19 @@ struct FunctionInfo {
 /// Values of the size symbols d0, d1, ...
 using Symbols = std::map<std::string, int64_t>;
 
-/// Evaluates "10240*d0 + 2102272"; false when a symbol has no value.
-bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value);
+/// Evaluates "10240*d0 + 2102272"; false when a symbol has no value or
+/// the value leaves int64_t (then `*overflow` is set).
+bool evaluate(const std::string &poly, const Symbols &symbols, int64_t &value,
+              bool *overflow = nullptr);
 
 /// `symbols` (the argument dims) and the sizes of `v` computed from them:
 /// a symbol whose meaning is "(2*d0) / 8" (a reshape's inferred size).
 Symbols withComputedSizes(const VariantInfo &v, const Symbols &symbols);
+
+/// Refuses sizes with which a kernel of `f` (fused or eager) would read or
+/// write more than 2^63 - 1 bytes: the program's own size arithmetic would
+/// wrap, and it would allocate too little.
+bool checkSizes(const FunctionInfo &f, const Symbols &symbols, std::string &error);
 
 /// A buffer in the runtime's memory with its shape.
 struct DeviceTensor {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace kfuse::run {
 
@@ -47,8 +47,9 @@ Traffic trafficOf(const VariantInfo &v, const Symbols &arguments) {
   for (const KernelInfo &k : v.kernels) {
     t.transfers += k.reads + k.writes;
     int64_t r = 0, w = 0;
-    known = known && evaluate(k.bytesRead, symbols, r) && evaluate(k.bytesWritten, symbols, w);
-    total += r + w;
+    known = known && evaluate(k.bytesRead, symbols, r) && evaluate(k.bytesWritten, symbols, w) &&
+            !__builtin_add_overflow(total, r, &total) &&
+            !__builtin_add_overflow(total, w, &total);
   }
   if (known)
     t.bytes = total;
@@ -71,10 +72,10 @@ std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
   Symbols sizes = withComputedSizes(v, symbols);
   for (auto &[name, row] : rows) {
     for (const KernelInfo &k : v.kernels) {
-      int64_t rd = 0, wr = 0;
+      int64_t rd = 0, wr = 0, sum = 0;
       if (k.name == name && evaluate(k.bytesRead, sizes, rd) &&
-          evaluate(k.bytesWritten, sizes, wr))
-        row.bytes = rd + wr;
+          evaluate(k.bytesWritten, sizes, wr) && !__builtin_add_overflow(rd, wr, &sum))
+        row.bytes = sum;
     }
     if (row.bytes && row.totalUs > 0)
       row.gbps = double(*row.bytes) * row.calls / (row.totalUs * 1e3);
@@ -181,39 +182,29 @@ void printJson(const RunReport &r) {
   std::fputs(s.c_str(), stdout);
 }
 
-bool writeTrace(const std::string &path, const std::vector<kfuse_record> &records,
-                std::string &error) {
-  std::string tmp = path + ".kfuse-tmp";
-  {
-    std::ofstream os(tmp);
-    if (!os)
-      return error = "cannot write " + path, false;
-    os << "{\"traceEvents\": [";
-    bool first = true;
-    for (const kfuse_record &r : records) {
-      if (r.start_us < 0 || r.duration_us < 0)
-        continue;
-      bool launch = r.kind == KFUSE_RECORD_LAUNCH;
-      os << (first ? "\n" : ",\n") << "  {\"name\": " << json::quote(r.name)
-         << ", \"cat\": \"" << (launch ? "kernel" : "memory") << "\", \"ph\": \"X\", "
-         << "\"ts\": " << number(r.start_us) << ", \"dur\": " << number(r.duration_us)
-         << ", \"pid\": 1, \"tid\": " << (launch ? 1 : 2) << ", \"args\": {";
-      if (launch)
-        os << "\"grid\": [" << r.grid[0] << ", " << r.grid[1] << ", " << r.grid[2]
-           << "], \"block\": [" << r.block[0] << ", " << r.block[1] << ", " << r.block[2]
-           << "]";
-      else
-        os << "\"bytes\": " << r.bytes;
-      os << "}}";
-      first = false;
-    }
-    os << "\n],\n\"displayTimeUnit\": \"ms\"}\n";
-    if (!os.good())
-      return error = "cannot write " + path, false;
+std::string chromeTrace(const std::vector<kfuse_record> &records) {
+  std::ostringstream os;
+  os << "{\"traceEvents\": [";
+  bool first = true;
+  for (const kfuse_record &r : records) {
+    if (r.start_us < 0 || r.duration_us < 0)
+      continue;
+    bool launch = r.kind == KFUSE_RECORD_LAUNCH;
+    os << (first ? "\n" : ",\n") << "  {\"name\": " << json::quote(r.name)
+       << ", \"cat\": \"" << (launch ? "kernel" : "memory") << "\", \"ph\": \"X\", "
+       << "\"ts\": " << number(r.start_us) << ", \"dur\": " << number(r.duration_us)
+       << ", \"pid\": 1, \"tid\": " << (launch ? 1 : 2) << ", \"args\": {";
+    if (launch)
+      os << "\"grid\": [" << r.grid[0] << ", " << r.grid[1] << ", " << r.grid[2]
+         << "], \"block\": [" << r.block[0] << ", " << r.block[1] << ", " << r.block[2]
+         << "]";
+    else
+      os << "\"bytes\": " << r.bytes;
+    os << "}}";
+    first = false;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    return error = "cannot write " + path, false;
-  return true;
+  os << "\n],\n\"displayTimeUnit\": \"ms\"}\n";
+  return os.str();
 }
 
 } // namespace kfuse::run

@@ -58,8 +58,7 @@ std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
 void printText(const RunReport &r);
 void printJson(const RunReport &r);
 /// A Chrome trace (chrome://tracing, Perfetto) of `records`.
-bool writeTrace(const std::string &path, const std::vector<kfuse_record> &records,
-                std::string &error);
+std::string chromeTrace(const std::vector<kfuse_record> &records);
 
 } // namespace kfuse::run
 

@@ -1,12 +1,16 @@
 //===- Tensor.cpp - host tensors, .npy files, random inputs ---------------===//
 #include "Tensor.h"
 
+#include "OutputFiles.h"
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <fcntl.h>
+#include <new>
 #include <random>
-#include <sstream>
+#include <unistd.h>
 
 namespace kfuse::run {
 
@@ -92,10 +96,26 @@ std::string shapeString(const std::vector<int64_t> &shape) {
 }
 
 int64_t Tensor::elements() const {
+  // Shapes are checked with sizeOf where they enter (files, --dim, the
+  // program's results): the product does not overflow here.
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
   return n;
+}
+
+bool sizeOf(const std::vector<int64_t> &shape, size_t elementBytes, int64_t &elements,
+            size_t &bytes) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n))
+      return false;
+  int64_t b;
+  if (__builtin_mul_overflow(n, int64_t(elementBytes), &b))
+    return false;
+  elements = n;
+  bytes = size_t(b);
+  return true;
 }
 
 double Tensor::at(int64_t i) const {
@@ -110,14 +130,87 @@ double Tensor::at(int64_t i) const {
   return dtype == "f16" ? halfToFloat(h) : bf16ToFloat(h);
 }
 
+namespace {
+/// The whole file (a FIFO too); on failure says why, naming `path`.
+bool readFile(const std::string &path, std::string &bytes, std::string &error) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return error = "cannot open " + path + ": " + std::strerror(errno), false;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) { // EISDIR: a directory opens, but does not read
+      error = "cannot read " + path + ": " + std::strerror(errno);
+      close(fd);
+      return false;
+    }
+    if (n == 0)
+      break;
+    try {
+      bytes.append(buf, size_t(n));
+    } catch (const std::bad_alloc &) {
+      error = "cannot read " + path + ": out of memory at " + std::to_string(bytes.size()) +
+              " bytes";
+      close(fd);
+      return false;
+    }
+  }
+  close(fd);
+  return true;
+}
+
+/// The dims of a .npy shape tuple, "(2, 3)", "(5,)" or "()": non-negative
+/// decimal integers only.
+bool parseShape(const std::string &tuple, std::vector<int64_t> &shape, std::string &why) {
+  shape.clear();
+  size_t i = 0;
+  auto space = [&] {
+    while (i < tuple.size() && tuple[i] == ' ')
+      ++i;
+  };
+  while (true) {
+    space();
+    if (i == tuple.size())
+      return true;
+    size_t begin = i;
+    int64_t d = 0;
+    while (i < tuple.size() && tuple[i] >= '0' && tuple[i] <= '9') {
+      if (__builtin_mul_overflow(d, int64_t(10), &d) ||
+          __builtin_add_overflow(d, int64_t(tuple[i] - '0'), &d))
+        return why = "dim " + tuple.substr(begin, tuple.find(',', begin) - begin) +
+                     " is more than 2^63 - 1",
+               false;
+      ++i;
+    }
+    size_t end = tuple.find(',', begin);
+    std::string item = tuple.substr(begin, end == std::string::npos ? end : end - begin);
+    while (!item.empty() && item.back() == ' ')
+      item.pop_back();
+    space();
+    if (i == begin || (i < tuple.size() && tuple[i] != ','))
+      return why = "dim '" + item + "' is not a non-negative integer", false;
+    shape.push_back(d);
+    if (i < tuple.size())
+      ++i; // the comma
+  }
+}
+} // namespace
+
 bool readNpy(const std::string &path, Tensor &out, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return error = "cannot open " + path, false;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  if (!readFile(path, bytes, error))
+    return false;
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
     return error = path + " is not a .npy file", false;
-  int major = (unsigned char)bytes[6];
+  // Versions 1.0 (2-byte header length), 2.0 and 3.0 (4-byte; 3.0 is
+  // 2.0 with a UTF-8 header), as numpy writes and reads them.
+  int major = (unsigned char)bytes[6], minor = (unsigned char)bytes[7];
+  if (major < 1 || major > 3 || minor != 0)
+    return error = path + ": .npy format version " + std::to_string(major) + "." +
+                   std::to_string(minor) + " is not one numpy writes (1.0, 2.0, 3.0)",
+           false;
   size_t headerLen, start;
   if (major == 1) {
     headerLen = (unsigned char)bytes[8] | (unsigned char)bytes[9] << 8;
@@ -130,7 +223,7 @@ bool readNpy(const std::string &path, Tensor &out, std::string &error) {
       headerLen = headerLen << 8 | (unsigned char)bytes[8 + k];
     start = 12;
   }
-  if (start + headerLen > bytes.size())
+  if (headerLen > bytes.size() - start)
     return error = path + " is truncated", false;
   std::string header = bytes.substr(start, headerLen);
   auto field = [&](const char *key) -> std::string {
@@ -159,17 +252,17 @@ bool readNpy(const std::string &path, Tensor &out, std::string &error) {
     return error = path + ": Fortran-order arrays are not supported", false;
   std::string shape = field("shape");
   size_t open = shape.find('('), close = shape.find(')');
-  if (open == std::string::npos || close == std::string::npos)
+  if (open == std::string::npos || close == std::string::npos || close < open)
     return error = path + ": no shape in the header", false;
-  std::stringstream dims(shape.substr(open + 1, close - open - 1));
-  out.shape.clear();
-  std::string item;
-  while (std::getline(dims, item, ',')) {
-    if (item.find_first_not_of(" ") == std::string::npos)
-      continue;
-    out.shape.push_back(std::stoll(item));
-  }
-  size_t want = size_t(out.elements()) * elementSize(out.dtype);
+  std::string why;
+  if (!parseShape(shape.substr(open + 1, close - open - 1), out.shape, why))
+    return error = path + ": bad shape in the header: " + why, false;
+  int64_t elements;
+  size_t want;
+  if (!sizeOf(out.shape, elementSize(out.dtype), elements, want))
+    return error = path + ": shape " + shapeString(out.shape) + " of " + out.dtype +
+                   " is more than 2^63 - 1 bytes",
+           false;
   size_t dataStart = start + headerLen;
   if (bytes.size() - dataStart != want)
     return error = path + ": " + std::to_string(bytes.size() - dataStart) +
@@ -192,50 +285,43 @@ Tensor narrowToBf16(const Tensor &t) {
   return out;
 }
 
-bool writeNpy(const std::string &path, const Tensor &t, std::string &error) {
-  Tensor widened;
-  const Tensor *src = &t;
+std::vector<std::string_view> npyPieces(const Tensor &t, std::string &header,
+                                        std::vector<unsigned char> &widened) {
+  const std::string *dtype = &t.dtype;
+  std::string_view data(reinterpret_cast<const char *>(t.data.data()), t.data.size());
+  static const std::string f32 = "f32";
   if (t.dtype == "bf16") {
-    widened.dtype = "f32";
-    widened.shape = t.shape;
-    widened.data.resize(t.elements() * 4);
+    widened.resize(t.data.size() * 2);
     for (int64_t i = 0; i < t.elements(); ++i) {
       float v = float(t.at(i));
-      std::memcpy(widened.data.data() + 4 * i, &v, 4);
+      std::memcpy(widened.data() + 4 * i, &v, 4);
     }
-    src = &widened;
+    dtype = &f32;
+    data = std::string_view(reinterpret_cast<const char *>(widened.data()), widened.size());
   }
   std::string shape = "(";
-  for (int64_t d : src->shape)
+  for (int64_t d : t.shape)
     shape += std::to_string(d) + ",";
-  if (src->shape.size() > 1)
+  if (t.shape.size() > 1)
     shape.pop_back();
   shape += ")";
-  std::string header = "{'descr': '" + std::string(info(src->dtype)->npy) +
-                       "', 'fortran_order': False, 'shape': " + shape + ", }";
-  while ((10 + header.size() + 1) % 64 != 0)
-    header.push_back(' ');
-  header.push_back('\n');
-  std::string tmp = path + ".kfuse-tmp";
-  {
-    std::ofstream os(tmp, std::ios::binary);
-    if (!os)
-      return error = "cannot write " + path, false;
-    os.write("\x93NUMPY\x01\x00", 8);
-    char len[2] = {char(header.size() & 0xff), char(header.size() >> 8)};
-    os.write(len, 2);
-    os << header;
-    os.write(reinterpret_cast<const char *>(src->data.data()), src->data.size());
-    if (!os.good()) {
-      std::remove(tmp.c_str());
-      return error = "cannot write " + path, false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return error = "cannot write " + path, false;
-  }
-  return true;
+  std::string dict = "{'descr': '" + std::string(info(*dtype)->npy) +
+                     "', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + dict.size() + 1) % 64 != 0)
+    dict.push_back(' ');
+  dict.push_back('\n');
+  header = std::string("\x93NUMPY\x01\x00", 8);
+  header.push_back(char(dict.size() & 0xff));
+  header.push_back(char(dict.size() >> 8));
+  header += dict;
+  return {header, data};
+}
+
+bool writeNpy(const std::string &path, const Tensor &t, std::string &error) {
+  std::string header;
+  std::vector<unsigned char> widened;
+  std::vector<std::string_view> pieces = npyPieces(t, header, widened);
+  return writeOutputs({{path, pieces}}, error);
 }
 
 Tensor randomTensor(const std::string &dtype, const std::vector<int64_t> &shape,

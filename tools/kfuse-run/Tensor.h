@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kfuse::run {
@@ -20,13 +21,23 @@ struct Tensor {
   double at(int64_t i) const;
 };
 
+/// The element count and byte size of `shape`; false when a dim is
+/// negative or either is more than 2^63 - 1.
+bool sizeOf(const std::vector<int64_t> &shape, size_t elementBytes, int64_t &elements,
+            size_t &bytes);
+
 /// Bytes per element of `dtype`, 0 if kfuse-run does not know it.
 size_t elementSize(const std::string &dtype);
 std::string shapeString(const std::vector<int64_t> &shape);
 
 /// Reads a .npy file; on failure says why in `error`.
 bool readNpy(const std::string &path, Tensor &out, std::string &error);
-/// Writes `t` to `path` whole or not at all (a temporary file, renamed).
+/// `t` as a .npy file: the header (made into `header`), then the data (a
+/// view of `t`'s, or of `widened`: bf16 is written as f32, numpy has no
+/// bf16). The views live as long as `t`, `header` and `widened`.
+std::vector<std::string_view> npyPieces(const Tensor &t, std::string &header,
+                                        std::vector<unsigned char> &widened);
+/// Writes `t` to `path` whole or not at all (see OutputFiles.h).
 bool writeNpy(const std::string &path, const Tensor &t, std::string &error);
 /// An f32 tensor rounded to bf16 (nearest even): numpy has no bf16, so a
 /// bf16 argument is read from the f32 file writeNpy makes of one.

@@ -7,14 +7,17 @@
 // process, and a library from --emit=lib runs on a machine without MLIR.
 //
 //===----------------------------------------------------------------------===//
+#include "Cleanup.h"
+#include "OutputFiles.h"
 #include "Run.h"
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <new>
 #include <unistd.h>
 
 using namespace kfuse::run;
@@ -31,18 +34,6 @@ int fail(const std::string &message) {
 /// printed; nothing has been written yet.
 void onRuntimeError(const char *message) {
   std::fprintf(stderr, "%s\n", message);
-  removeTempDir();
-  std::_Exit(1);
-}
-
-/// A run-time check compiled into the program (cf.assert: sizes that do
-/// not match) prints its message and aborts.
-void onAbort(int) {
-  std::fflush(stdout);
-  const char text[] = "kfuse-run: error: a run-time check of the program failed "
-                      "(its message is above); no output was written\n";
-  ssize_t ignored = write(2, text, sizeof(text) - 1);
-  (void)ignored;
   removeTempDir();
   std::_Exit(1);
 }
@@ -67,41 +58,62 @@ std::vector<kfuse_record> takeRecords() {
   return records;
 }
 
-/// Copies a result to the host (it must be dense and row-major).
+/// Copies a result to the host (it must be dense and row-major; its shape
+/// was checked by Program::call).
 bool toHost(const DeviceTensor &d, Tensor &out, std::string &error) {
   out.dtype = d.dtype;
   out.shape = d.shape;
   if (d.strides != rowMajorStrides(d.shape) && out.elements() > 1)
     return error = "a result is not a dense row-major buffer", false;
-  out.data.resize(size_t(out.elements()) * elementSize(d.dtype));
+  size_t bytes = size_t(out.elements()) * elementSize(d.dtype);
+  try {
+    out.data.resize(bytes);
+  } catch (const std::bad_alloc &) {
+    return error = "cannot allocate " + std::to_string(bytes) +
+                   " bytes of host memory for a result of shape " + shapeString(d.shape),
+           false;
+  }
   kfuse_rt_copy_to_host(out.data.data(),
                         static_cast<char *>(d.aligned) + d.offset * elementSize(d.dtype),
                         out.data.size());
   return true;
 }
 
-} // namespace
+/// Output files must not clobber what the user gave (compared as files,
+/// not as spellings: ./v.mlir is v.mlir), nor each other.
+bool checkOutputs(const Options &o, std::string &error) {
+  std::vector<std::pair<std::string, std::string>> kept = {{"the program", o.program}};
+  for (auto &[name, path] : o.inputs)
+    kept.push_back({"also --input " + name, path});
+  std::vector<std::pair<std::string, std::string>> outputs; // option, path
+  for (auto &[name, path] : o.outputs)
+    outputs.push_back({"--output", path});
+  if (!o.trace.empty())
+    outputs.push_back({"--trace", o.trace});
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!checkOutputPath(outputs[i].first, outputs[i].second, kept, error))
+      return false;
+    for (size_t j = 0; j < i; ++j)
+      if (sameOutputFile(outputs[i].second, outputs[j].second))
+        return error = outputs[i].first + " " + outputs[i].second + " and " +
+                       outputs[j].first + " " + outputs[j].second +
+                       " are the same file; one would overwrite the other",
+               false;
+  }
+  return true;
+}
 
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   Options o;
   std::string error;
   if (!parseOptions(argc, argv, o, error))
     return fail(error);
-  std::signal(SIGABRT, onAbort);
   kfuse_rt_set_error_handler(onRuntimeError);
   RunReport report;
   report.program = o.program;
   report.fusion = o.fusion;
-
-  // Output files must not clobber what the user gave.
-  for (auto &[name, path] : o.outputs) {
-    if (path == o.program)
-      return fail("--output " + path + " is the program; refusing to overwrite it");
-    for (auto &[inName, inPath] : o.inputs)
-      if (inPath == path)
-        return fail("--output " + path + " is also --input " + inName +
-                    "; refusing to overwrite it");
-  }
+  if (!checkOutputs(o, error))
+    return fail(error);
 
   std::string library = o.program;
   bool isMlir = o.program.size() > 5 && o.program.compare(o.program.size() - 5, 5, ".mlir") == 0;
@@ -159,7 +171,8 @@ int main(int argc, char **argv) {
   // Inputs, on the device.
   std::vector<Tensor> inputs;
   Symbols symbols;
-  if (!prepareInputs(o, *f, variant, inputs, symbols, error))
+  if (!prepareInputs(o, *f, variant, inputs, symbols, error) ||
+      !checkSizes(*f, symbols, error))
     return fail(error);
   std::vector<std::string> resultNames;
   for (size_t r = 0; r < f->results.size(); ++r)
@@ -239,20 +252,46 @@ int main(int argc, char **argv) {
   }
   kfuse_rt_allocator_stats(&report.driverAllocations, &report.cacheHits);
 
-  for (auto &[name, path] : o.outputs) {
-    size_t r = std::stoul(name.substr(6));
-    if (!writeNpy(path, results[r], error))
-      return fail(error);
-  }
-  if (!o.trace.empty() && !writeTrace(o.trace, trace, error))
-    return fail(error);
   if (o.check) {
     report.check = checkAgainstCpu(o, library, *f, inputs, results, error);
     if (!error.empty())
       return fail(error);
   }
+  // Every output together, or none (OutputFiles.h); a failed --check still
+  // writes them: they are this run's results, and the report says it failed.
+  std::vector<PendingOutput> pending;
+  std::deque<std::string> headers;
+  std::deque<std::vector<unsigned char>> widened;
+  for (auto &[name, path] : o.outputs) {
+    size_t r = std::stoul(name.substr(6));
+    headers.emplace_back();
+    widened.emplace_back();
+    pending.push_back({path, npyPieces(results[r], headers.back(), widened.back())});
+  }
+  std::string traceText;
+  if (!o.trace.empty()) {
+    traceText = chromeTrace(trace);
+    pending.push_back({o.trace, {traceText}});
+  }
+  if (!writeOutputs(pending, error))
+    return fail(error);
   if (!o.quiet)
     (o.format == "json" ? printJson : printText)(report);
   removeTempDir();
   return report.check.passed ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  installExitHandlers();
+  // What throws is checked where it can happen, naming the file or size;
+  // this is the net under that (the message says what was thrown).
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    return fail("out of host memory");
+  } catch (const std::exception &e) {
+    return fail(std::string("internal error: ") + e.what());
+  }
 }
