@@ -20,8 +20,42 @@ namespace {
 /// x - max(x, dim, keepdim): the stable shift shared by both softmaxes.
 Value shiftByMax(PatternRewriter &rewriter, Location loc, Value x,
                  DenseI64ArrayAttr dims) {
-  Value m = MaxOp::create(rewriter, loc, x, dims, rewriter.getUnitAttr());
+  auto m = MaxOp::create(rewriter, loc, x, dims, rewriter.getUnitAttr());
+  m->setAttr(KfDialect::StableShiftAttrHelper::getNameStr(), rewriter.getUnitAttr());
   return SubOp::create(rewriter, loc, x, m);
+}
+
+/// PyTorch computes softmax, log_softmax and layer_norm of f16 and bf16
+/// inputs in f32 and rounds the result once: the composite is written out
+/// on an f32 copy of `x`, and `finish` converts its result back.
+Value widened(PatternRewriter &rewriter, Location loc, Value x) {
+  Type elt = cast<RankedTensorType>(x.getType()).getElementType();
+  if (!isa<FloatType>(elt) || elt.getIntOrFloatBitWidth() >= 32)
+    return x;
+  return CastOp::create(rewriter, loc, x, TypeAttr::get(rewriter.getF32Type()));
+}
+
+/// Replaces `op` with `y`, rounded to the op's dtype and cast to its type
+/// (a dynamic input dim met by a static weight gives the static size,
+/// checked equal at run time; the op's type keeps the `?`).
+void finish(PatternRewriter &rewriter, Operation *op, Value y) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  Location loc = op->getLoc();
+  if (cast<RankedTensorType>(y.getType()).getElementType() != type.getElementType())
+    y = CastOp::create(rewriter, loc, y, TypeAttr::get(type.getElementType()));
+  if (y.getType() != type)
+    y = tensor::CastOp::create(rewriter, loc, type, y);
+  rewriter.replaceOp(op, y);
+}
+
+/// Whether softmax's dim is a static 0: the result has no elements (and a
+/// max over nothing is no value).
+template <typename OpTy> bool overEmptyDim(OpTy op) {
+  auto type = op.getInput().getType();
+  int64_t dim = static_cast<int64_t>(op.getDim());
+  if (dim < 0)
+    dim += type.getRank();
+  return type.getRank() > 0 && type.getDimSize(dim) == 0;
 }
 
 struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
@@ -29,11 +63,13 @@ struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
   LogicalResult matchAndRewrite(SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (overEmptyDim(op))
+      return finish(rewriter, op, widened(rewriter, loc, op.getInput())), success();
     auto dims = rewriter.getDenseI64ArrayAttr({static_cast<int64_t>(op.getDim())});
-    Value e = ExpOp::create(rewriter, loc,
-                            shiftByMax(rewriter, loc, op.getInput(), dims));
+    Value x = widened(rewriter, loc, op.getInput());
+    Value e = ExpOp::create(rewriter, loc, shiftByMax(rewriter, loc, x, dims));
     Value z = SumOp::create(rewriter, loc, e, dims, rewriter.getUnitAttr());
-    rewriter.replaceOpWithNewOp<DivOp>(op, e, z);
+    finish(rewriter, op, DivOp::create(rewriter, loc, e, z));
     return success();
   }
 };
@@ -43,11 +79,13 @@ struct DecomposeLogSoftmax : OpRewritePattern<LogSoftmaxOp> {
   LogicalResult matchAndRewrite(LogSoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (overEmptyDim(op))
+      return finish(rewriter, op, widened(rewriter, loc, op.getInput())), success();
     auto dims = rewriter.getDenseI64ArrayAttr({static_cast<int64_t>(op.getDim())});
-    Value s = shiftByMax(rewriter, loc, op.getInput(), dims);
+    Value s = shiftByMax(rewriter, loc, widened(rewriter, loc, op.getInput()), dims);
     Value z = SumOp::create(rewriter, loc, ExpOp::create(rewriter, loc, s),
                             dims, rewriter.getUnitAttr());
-    rewriter.replaceOpWithNewOp<SubOp>(op, s, LogOp::create(rewriter, loc, z));
+    finish(rewriter, op, SubOp::create(rewriter, loc, s, LogOp::create(rewriter, loc, z)));
     return success();
   }
 };
@@ -59,7 +97,7 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
   LogicalResult matchAndRewrite(LayerNormOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value x = op.getInput();
+    Value x = widened(rewriter, loc, op.getInput());
     SmallVector<int64_t> trailing;
     for (int64_t i = -(int64_t)op.getNormalizedShape().size(); i < 0; ++i)
       trailing.push_back(i);
@@ -70,7 +108,7 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
     Value var = MeanOp::create(
         rewriter, loc, MulOp::create(rewriter, loc, centered, centered), dims,
         keep);
-    Type elt = op.getType().getElementType();
+    Type elt = cast<RankedTensorType>(x.getType()).getElementType();
     auto epsType = RankedTensorType::get({}, elt);
     Value eps = ConstantOp::create(
         rewriter, loc,
@@ -83,12 +121,7 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
       y = MulOp::create(rewriter, loc, y, op.getWeight());
     if (op.getBias())
       y = AddOp::create(rewriter, loc, y, op.getBias());
-    // A dynamic input dim meets the static weight or bias: broadcasting
-    // gives the static size (checked equal at run time), the op's type
-    // keeps the `?`.
-    if (y.getType() != op.getType())
-      y = tensor::CastOp::create(rewriter, loc, op.getType(), y);
-    rewriter.replaceOp(op, y);
+    finish(rewriter, op, y);
     return success();
   }
 };

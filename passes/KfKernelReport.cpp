@@ -1,5 +1,6 @@
 //===- KfKernelReport.cpp - kernels and traffic, eager and fused ----------===//
 #include "passes/Passes.h"
+#include "passes/fusion/KernelRegions.h"
 #include "passes/report/KernelReport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -125,6 +126,11 @@ struct KfKernelReportPass
       return emitError(UnknownLoc::get(ctx))
              << "kf-kernel-report: fusion must be 'on' or 'none', got '"
              << fusion << "'";
+    if (!fusion::parseMaxOps(maxOps))
+      return emitError(UnknownLoc::get(ctx))
+             << "kf-kernel-report: max-ops must be a number of ops from 0 "
+                "(no limit) to 4294967295, got '"
+             << maxOps << "'";
     return success();
   }
 

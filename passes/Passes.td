@@ -26,6 +26,12 @@ def KfDecompose : Pass<"kf-decompose"> {
     layer_norm becomes mean, sub, mul, mean, add eps, rsqrt, mul, and the
     optional weight mul and bias add (and a `tensor.cast` back to the op's
     type when a dynamic input dim meets the static weight or bias).
+
+    As PyTorch does, an f16 or bf16 composite is computed in f32 and
+    rounded once: the decomposition runs on `kf.cast %x to f32` and its
+    result is cast back. The max that shifts a softmax is marked
+    `kf.stable_shift` (over an empty dim it may be -inf; nothing reads it);
+    a softmax over a static empty dim is its (empty) input.
   }];
   let dependentDialects = ["::kfuse::kf::KfDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -39,7 +45,14 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
     `linalg.generic` with parallel iterators, reductions a `linalg.generic`
     with reduction iterators (its accumulator initialised by a
     `linalg.fill`, which belongs to that kernel), 2-D matmul `linalg.matmul`
-    (batched: a `linalg.generic`), transpose `linalg.transpose`. Ops that
+    (batched: a `linalg.generic`), transpose `linalg.transpose`. Sums,
+    means and matmuls of f16/bf16 accumulate in f32 (as PyTorch does); an
+    elementwise op marked `kf.finishes` then rounds the result once, and
+    divides it by the count for mean (mean is sum / n: 0 / 0 = NaN over an
+    empty dim). Kernel formation keeps that op in the eager kernel of the op
+    it finishes. max and min over a dynamic dim check at run time that it
+    is not empty (torch.amax raises; a static empty dim fails to verify).
+    Ops that
     launch nothing become tensor ops that are no kernel: reshape becomes
     `tensor.collapse_shape`/`tensor.expand_shape`, constants
     `arith.constant`. Composites are decomposed first (as `kf-decompose`)
@@ -80,7 +93,9 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
 defvar KfFusionOptions = [
   Option<"fusion", "fusion", "std::string", "\"on\"",
          "on, or none for eager boundaries (one kernel per op)">,
-  Option<"maxOps", "max-ops", "unsigned", "0",
+  // A string, read by the passes' initialize(): llvm::cl refuses "-1" for
+  // an unsigned with a message the pass manager turns into an empty error.
+  Option<"maxOps", "max-ops", "std::string", "\"0\"",
          "most ops in one kernel (0: no limit)">,
   Option<"pointwise", "pointwise", "bool", "true", "rule: elementwise chains">,
   Option<"reductionPrologue", "reduction-prologue", "bool", "true",
@@ -120,7 +135,11 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       reading its result.
 
     A kernel holds at most one matmul or one family of reductions (same
-    sizes, same reduced dims); a matmul takes its operands from memory; a
+    sizes, same reduced dims), and with a reduction its elementwise ops
+    iterate over the reduction's rows x columns or over its rows
+    (`row-mismatch` otherwise: one block owns a row, and an op over the rows
+    reshaped, say, has no block owning its elements); a matmul takes its
+    operands from memory; a
     transpose is a kernel of its own; reductions and matmuls are never
     duplicated; no grouping may make a cycle between kernels. Every boundary
     left is recorded on the function as `kf.boundaries` with its reason, and
@@ -181,6 +200,48 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
     "::mlir::cf::ControlFlowDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
   ];
+}
+
+def KfCompensatedSums : Pass<"kf-compensated-sums"> {
+  let summary = "Give float sum reductions on buffers a compensated (Kahan) step";
+  let description = [{
+    A reduction lowered to loops folds one running sum per output element,
+    and its error grows with the number of terms: in f32, 2^25 ones sum to
+    2^24 and a million 0.1s are 1% off. This pass gives every
+    `linalg.generic` on buffers whose body is `out = addf(out, term)` a
+    second output holding the sum's lost low part, and makes its body one
+    compensated step, so the error no longer grows with n (PyTorch and numpy
+    reach the same with blocked pairwise sums). The CPU lowering runs it
+    before `convert-linalg-to-loops`; the GPU row mappings compensate each
+    thread's partial the same way.
+
+    Before:
+    ```mlir
+    linalg.generic {iterator_types = ["reduction"]} ins(%x : memref<?xf32>)
+        outs(%s : memref<f32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = arith.addf %out, %in : f32
+      linalg.yield %0 : f32
+    }
+    ```
+    After:
+    ```mlir
+    %lost = memref.alloc() : memref<f32>
+    linalg.fill ins(%zero : f32) outs(%lost : memref<f32>)
+    linalg.generic {iterator_types = ["reduction"]} ins(%x : memref<?xf32>)
+        outs(%s, %lost : memref<f32>, memref<f32>) {
+    ^bb0(%in: f32, %sum: f32, %c: f32):
+      %y = arith.subf %in, %c : f32
+      %t = arith.addf %sum, %y : f32
+      %l = arith.subf (arith.subf %t, %sum), %y      // the lost part,
+      linalg.yield %t, (select finite(%t), %l, 0.0)  // 0 once %t is inf/NaN
+    }
+    memref.dealloc %lost : memref<f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def KfInlineKernels : Pass<"kf-inline-kernels"> {

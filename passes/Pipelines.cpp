@@ -39,6 +39,7 @@ std::string cpuLowering(bool dealloc = true, bool gpuHost = false) {
   return std::string(dealloc ? "buffer-deallocation-pipeline,"
                                "convert-bufferization-to-memref," // its clones
                              : "") +
+         "kf-compensated-sums,"
          "convert-linalg-to-loops,"
          "expand-strided-metadata,"
          "lower-affine,"

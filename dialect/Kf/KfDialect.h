@@ -3,6 +3,7 @@
 #define KFUSE_DIALECT_KF_KFDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h" // the helpers of discardable attributes (kf.finishes)
 
 #include "dialect/Kf/KfDialect.h.inc"
 

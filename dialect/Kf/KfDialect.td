@@ -31,9 +31,24 @@ def Kf_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let hasCanonicalizer = 1;
+  // `kf.finishes` marks the elementwise linalg op that completes a reduction
+  // or matmul in the same eager kernel: mean's division by the count, and
+  // the rounding of an f32 accumulator to f16/bf16. Kernel formation keeps
+  // it with the op it finishes.
+  // `kf.stable_shift` marks the max that kf-decompose subtracts in softmax
+  // and log_softmax: over an empty dim it may give -inf (nothing reads it)
+  // instead of the run-time error a user's max over an empty dim gets.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$finishes,
+                              "::mlir::UnitAttr":$stable_shift);
+}
+
+// Every tensor of a kf op (and of its function's signature) has at most
+// 2^63 - 1 elements and bytes (KfTypeRules.h, verifyTensorSizes).
+def Kf_SizesFit : NativeOpTrait<"SizesFit"> {
+  let cppNamespace = "::kfuse::kf";
 }
 
 class Kf_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Kf_Dialect, mnemonic, traits>;
+    : Op<Kf_Dialect, mnemonic, traits # [Kf_SizesFit]>;
 
 #endif // KFUSE_KF_DIALECT_TD

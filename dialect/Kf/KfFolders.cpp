@@ -156,14 +156,15 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
         return false;
     return true;
   };
-  if (isIdentity(getPermutation()))
+  SmallVector<int64_t> perm = getNormalizedPermutation();
+  if (isIdentity(perm))
     return getInput();
   // transpose(transpose(x, inner), outer): dim i of the result is dim
   // inner[outer[i]] of x.
   if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
-    SmallVector<int64_t> composed;
-    for (int64_t p : getPermutation())
-      composed.push_back(inner.getPermutation()[p]);
+    SmallVector<int64_t> composed, innerPerm = inner.getNormalizedPermutation();
+    for (int64_t p : perm)
+      composed.push_back(innerPerm[p]);
     if (isIdentity(composed))
       return inner.getInput();
     setPermutation(composed);

@@ -105,12 +105,17 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                                             SmallVectorImpl<Type> &types) {
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   ArrayRef<int64_t> perm = adaptor.getPermutation();
-  SmallVector<bool> seen(input.getRank(), false);
-  bool ok = (int64_t)perm.size() == input.getRank();
+  int64_t rank = input.getRank();
+  SmallVector<bool> seen(rank, false);
+  bool ok = (int64_t)perm.size() == rank;
+  // As torch.permute: dim -1 is the last (valid dims: -rank .. rank-1).
+  SmallVector<int64_t> normalized;
   for (int64_t p : perm) {
-    ok = ok && p >= 0 && p < input.getRank() && !seen[p];
+    int64_t q = p < 0 ? p + rank : p;
+    ok = ok && q >= 0 && q < rank && !seen[q];
     if (ok)
-      seen[p] = true;
+      seen[q] = true;
+    normalized.push_back(q);
   }
   if (failed(verifyElementCount(loc, "kf.transpose", input.getShape())))
     return failure();
@@ -119,7 +124,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
                              " is not a permutation of the ", input.getRank(),
                              " dims of ", shapeToString(input.getShape()));
   SmallVector<int64_t> out;
-  for (int64_t p : perm)
+  for (int64_t p : normalized)
     out.push_back(input.getDimSize(p));
   types.push_back(input.clone(out));
   return success();

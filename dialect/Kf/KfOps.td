@@ -254,18 +254,32 @@ def Kf_ReshapeOp : Kf_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
 def Kf_TransposeOp : Kf_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let summary = "`Tensor.permute(perm).contiguous()`";
   let description = [{
-    Result dim `i` is input dim `perm[i]`. kfuse keeps every tensor
-    contiguous, so a transpose is a copy kernel (`linalg.transpose`), as
-    PyTorch's `.contiguous()` after a permute is.
+    Result dim `i` is input dim `perm[i]`; as in PyTorch's permute, a
+    negative dim counts from the end (`-1` is the last). kfuse keeps every
+    tensor contiguous, so a transpose is a copy kernel (`linalg.transpose`),
+    as PyTorch's `.contiguous()` after a permute is.
 
     ```mlir
     %y = kf.transpose %x [1, 0] : tensor<4x8xf32>   // tensor<8x4xf32>
+    %z = kf.transpose %x [-1, 0] : tensor<4x8xf32>  // the same
     ```
   }];
   let arguments = (ins Kf_Tensor:$input, DenseI64ArrayAttr:$permutation);
   let results = (outs Kf_Tensor:$result);
   let assemblyFormat = "$input $permutation attr-dict `:` type($input)";
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The permutation with negative dims counted from the end (what every
+    /// reader of the op uses; the attribute keeps what the user wrote).
+    ::llvm::SmallVector<int64_t> getNormalizedPermutation() {
+      ::llvm::SmallVector<int64_t> perm(getPermutation());
+      int64_t rank = getInput().getType().getRank();
+      for (int64_t &p : perm)
+        if (p < 0)
+          p += rank;
+      return perm;
+    }
+  }];
 }
 
 def Kf_BroadcastToOp : Kf_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {

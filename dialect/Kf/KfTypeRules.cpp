@@ -2,6 +2,8 @@
 #include "dialect/Kf/KfTypeRules.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -91,6 +93,55 @@ LogicalResult verifyElementCount(std::optional<Location> loc, StringRef op,
     if (!ShapedType::isDynamic(d) && llvm::MulOverflow(n, d, n))
       return emitOptionalError(loc, "'", op, "' tensor ", shapeToString(shape),
                                " has more than 2^63 - 1 elements");
+  return success();
+}
+
+std::optional<std::string> tensorSizeProblem(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return std::nullopt;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << tensor;
+  int64_t elements = 1;
+  for (int64_t d : tensor.getShape())
+    if (!ShapedType::isDynamic(d) && llvm::MulOverflow(elements, d, elements))
+      return text + " has more than 2^63 - 1 elements (its element count "
+                    "overflows int64)";
+  Type elt = tensor.getElementType();
+  if (!elt.isIntOrFloat())
+    return std::nullopt;
+  int64_t width = std::max<int64_t>(1, (elt.getIntOrFloatBitWidth() + 7) / 8);
+  int64_t bytes;
+  if (llvm::MulOverflow(elements, width, bytes))
+    return text + " has " + std::to_string(elements) + " elements of " +
+           std::to_string(width) + " bytes: more than 2^63 - 1 bytes (its "
+           "byte size overflows int64)";
+  return std::nullopt;
+}
+
+LogicalResult verifyTensorSizes(Operation *op) {
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (auto problem = tensorSizeProblem(v.getType()))
+      return op->emitOpError("operand #") << i << " " << *problem;
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (auto problem = tensorSizeProblem(v.getType()))
+      return op->emitOpError("result #") << i << " " << *problem;
+  // The signature of the function holding kf ops is what kfuse-run
+  // allocates, even for an argument no kf op reads.
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return success();
+  for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
+    if (auto problem = tensorSizeProblem(t))
+      return func->emitError("function @")
+             << SymbolTable::getSymbolName(func).getValue() << " argument #"
+             << i << " " << *problem;
+  for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
+    if (auto problem = tensorSizeProblem(t))
+      return func->emitError("function @")
+             << SymbolTable::getSymbolName(func).getValue() << " result #"
+             << i << " " << *problem;
   return success();
 }
 
@@ -216,6 +267,14 @@ LogicalResult inferReductionResult(std::optional<Location> loc, StringRef op,
                              "' needs a floating-point input (as torch.mean), got ",
                              in);
   SmallVector<int64_t> reduced = normalizeReduceDims(input.getRank(), dims);
+  // max and min have no identity: like torch.amax/amin, refuse an empty
+  // reduced dim (a dynamic one is checked at run time by the lowering).
+  if (rule == DtypeRule::Same)
+    for (int64_t d : reduced)
+      if (input.getRank() > 0 && input.getDimSize(d) == 0)
+        return emitOptionalError(loc, "'", op, "' reduces over dim ", d,
+                                 " of size 0: max and min of no elements have "
+                                 "no value (torch.amax/amin raise)");
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < input.getRank(); ++i) {
     if (!llvm::is_contained(reduced, i))

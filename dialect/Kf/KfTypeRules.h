@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/TypeRange.h"
 #include "mlir/Support/LLVM.h"
 #include <optional>
@@ -51,6 +52,26 @@ broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 llvm::LogicalResult verifyElementCount(std::optional<mlir::Location> loc,
                                        llvm::StringRef op,
                                        llvm::ArrayRef<int64_t> shape);
+
+/// What is wrong with the size of `type`, or nothing: a ranked tensor whose
+/// static dims multiply to more than 2^63 - 1 elements, or whose bytes (at
+/// its element type's width, a bool taking one byte) are more than
+/// 2^63 - 1 (no buffer of it can be allocated or indexed; kfuse-run would
+/// size it as a wrapped number). Dynamic dims are not counted.
+std::optional<std::string> tensorSizeProblem(mlir::Type type);
+
+/// Refuses, on `op`, any tensor of its operands and results with a
+/// tensorSizeProblem, and on its function any such argument or result.
+llvm::LogicalResult verifyTensorSizes(mlir::Operation *op);
+
+/// Ops whose tensors must have a size that fits in int64 (every kf op).
+template <typename ConcreteType>
+class SizesFit : public mlir::OpTrait::TraitBase<ConcreteType, SizesFit> {
+public:
+  static llvm::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyTensorSizes(op);
+  }
+};
 
 /// Shape text for diagnostics: "4x?x8" or "scalar".
 std::string shapeToString(llvm::ArrayRef<int64_t> shape);

@@ -8,8 +8,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 
@@ -37,33 +39,44 @@ void Poly::normalize() {
     it = it->second == 0 ? terms.erase(it) : std::next(it);
 }
 
+void Poly::addTerm(const std::vector<unsigned> &mono, int64_t c) {
+  int64_t &slot = terms[mono];
+  if (llvm::AddOverflow(slot, c, slot))
+    overflowed = true;
+}
+
 Poly Poly::operator+(const Poly &o) const {
   Poly r = *this;
+  r.overflowed |= o.overflowed;
   for (auto &[mono, c] : o.terms)
-    r.terms[mono] += c;
+    r.addTerm(mono, c);
   r.normalize();
   return r;
 }
 
 Poly Poly::operator*(const Poly &o) const {
   Poly r;
+  r.overflowed = overflowed || o.overflowed;
   for (auto &[m1, c1] : terms)
     for (auto &[m2, c2] : o.terms) {
       std::vector<unsigned> m = m1;
       m.insert(m.end(), m2.begin(), m2.end());
       llvm::sort(m);
-      r.terms[m] += c1 * c2;
+      int64_t c;
+      if (llvm::MulOverflow(c1, c2, c))
+        r.overflowed = true;
+      r.addTerm(m, c);
     }
   r.normalize();
   return r;
 }
 
 std::optional<Poly> Poly::divideBy(int64_t c) const {
-  if (c == 0)
+  if (c == 0 || overflowed)
     return std::nullopt;
   Poly r;
   for (auto &[m, k] : terms) {
-    if (k % c != 0)
+    if ((c == -1 && k == std::numeric_limits<int64_t>::min()) || k % c != 0)
       return std::nullopt;
     r.terms[m] = k / c;
   }
@@ -71,6 +84,8 @@ std::optional<Poly> Poly::divideBy(int64_t c) const {
 }
 
 std::optional<int64_t> Poly::getConstant() const {
+  if (overflowed)
+    return std::nullopt;
   if (terms.empty())
     return 0;
   if (terms.size() == 1 && terms.begin()->first.empty())
@@ -79,17 +94,25 @@ std::optional<int64_t> Poly::getConstant() const {
 }
 
 std::optional<int64_t>
-Poly::evaluate(ArrayRef<std::optional<int64_t>> symbols) const {
+Poly::evaluate(ArrayRef<std::optional<int64_t>> symbols, bool *overflow) const {
+  auto overflows = [&]() -> std::optional<int64_t> {
+    if (overflow)
+      *overflow = true;
+    return std::nullopt;
+  };
   int64_t total = 0;
+  bool wrapped = overflowed;
   for (auto &[m, c] : terms) {
     int64_t v = c;
     for (unsigned s : m) {
       if (s >= symbols.size() || !symbols[s])
-        return std::nullopt;
-      v *= *symbols[s];
+        return std::nullopt; // unknown: a polynomial, not an overflow
+      wrapped |= llvm::MulOverflow(v, *symbols[s], v);
     }
-    total += v;
+    wrapped |= llvm::AddOverflow(total, v, total);
   }
+  if (wrapped)
+    return overflows();
   return total;
 }
 
@@ -100,13 +123,16 @@ Poly Poly::renumbered(llvm::function_ref<unsigned(unsigned)> rename) const {
     for (unsigned id : m)
       mono.push_back(rename(id));
     llvm::sort(mono);
-    p.terms[mono] += c;
+    p.addTerm(mono, c);
   }
+  p.overflowed |= overflowed;
   p.normalize();
   return p;
 }
 
 std::string Poly::str() const {
+  if (overflowed)
+    return "overflow";
   if (terms.empty())
     return "0";
   std::string s;
@@ -117,14 +143,15 @@ std::string Poly::str() const {
       s += c < 0 ? " - " : " + ";
     else if (c < 0)
       s += "-";
-    int64_t a = std::abs(c);
+    // The magnitude as unsigned: |INT64_MIN| is no int64.
+    std::string a = std::to_string(c < 0 ? 0 - (uint64_t)c : (uint64_t)c);
     std::string mono;
     for (unsigned id : m)
       mono += (mono.empty() ? "" : "*") + ("d" + std::to_string(id));
     if (mono.empty())
-      s += std::to_string(a);
+      s += a;
     else
-      s += (a == 1 ? "" : std::to_string(a) + "*") + mono;
+      s += (a == "1" ? "" : a + "*") + mono;
   }
   return s;
 }
@@ -187,8 +214,12 @@ Poly SymbolicShapes::dim(Value v, int64_t d) {
         return index(cast<Value>(size));
       })
       .Case([&](tensor::CollapseShapeOp op) {
+        // getReassociationIndices() returns a temporary: iterating over an
+        // element of it would read freed memory (a range-for does not keep
+        // it alive), so it is kept here.
+        SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
         Poly p = Poly::constant(1);
-        for (int64_t src : op.getReassociationIndices()[d])
+        for (int64_t src : groups[d])
           p = p * dim(op.getSrc(), src);
         return p;
       })

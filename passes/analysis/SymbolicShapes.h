@@ -25,6 +25,9 @@ class FuncOp;
 namespace kfuse::analysis {
 
 /// A polynomial with integer coefficients in symbols d0, d1, ...
+/// Arithmetic is checked: a coefficient that would overflow int64 makes the
+/// polynomial "overflowed" (no constant, no value, printed "overflow"),
+/// never a wrapped number.
 class Poly {
 public:
   Poly() = default;
@@ -35,20 +38,30 @@ public:
   Poly operator*(const Poly &o) const;
   /// Exact division by a constant; nullopt when a coefficient does not divide.
   std::optional<Poly> divideBy(int64_t c) const;
-  bool operator==(const Poly &o) const { return terms == o.terms; }
+  bool operator==(const Poly &o) const {
+    return overflowed == o.overflowed && terms == o.terms;
+  }
   bool operator!=(const Poly &o) const { return !(*this == o); }
 
+  /// nullopt when not a constant or overflowed.
   std::optional<int64_t> getConstant() const;
+  /// Whether some coefficient overflowed int64.
+  bool hasOverflowed() const { return overflowed; }
   /// The same polynomial with symbol i renamed to rename(i).
   Poly renumbered(llvm::function_ref<unsigned(unsigned)> rename) const;
-  /// The value for concrete symbol values; nullopt if a symbol is unknown.
-  std::optional<int64_t> evaluate(llvm::ArrayRef<std::optional<int64_t>> symbols) const;
-  /// "5*d0 + 3", "d0*d1", "0".
+  /// The value for concrete symbol values; nullopt if a symbol is unknown
+  /// or the value overflows int64 (then `*overflow` is set, when given).
+  std::optional<int64_t> evaluate(llvm::ArrayRef<std::optional<int64_t>> symbols,
+                                  bool *overflow = nullptr) const;
+  /// "5*d0 + 3", "d0*d1", "0"; "overflow" when overflowed.
   std::string str() const;
 
 private:
   // monomial (sorted symbol ids, repeated for powers) -> coefficient
   std::map<std::vector<unsigned>, int64_t> terms;
+  bool overflowed = false;
+  /// terms[mono] += c, checked.
+  void addTerm(const std::vector<unsigned> &mono, int64_t c);
   void normalize();
 };
 

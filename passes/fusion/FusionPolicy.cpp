@@ -35,6 +35,7 @@ StringRef reasonCode(Reason r) {
   case Reason::OpLimit: return "op-limit";
   case Reason::Cycle: return "cycle";
   case Reason::AnchorConflict: return "anchor-conflict";
+  case Reason::RowMismatch: return "row-mismatch";
   }
   llvm_unreachable("unknown reason");
 }
@@ -54,6 +55,8 @@ std::string reasonWords(Reason r, StringRef rule) {
   case Reason::OpLimit: return "op limit reached";
   case Reason::Cycle: return "fusing would make a cycle between kernels";
   case Reason::AnchorConflict: return "a kernel holds one matmul or one family of reductions";
+  case Reason::RowMismatch:
+    return "an op would iterate over neither the reduction's rows nor its rows x columns";
   }
   llvm_unreachable("unknown reason");
 }
@@ -62,8 +65,13 @@ namespace {
 
 struct Group {
   std::vector<unsigned> nodes;
+  unsigned last = 0; // its node latest in program order
+  std::vector<unsigned> exits; // nodes of other groups that its nodes feed
   bool hasMatmul = false;
   std::optional<unsigned> reduction; // one of its reductions
+  /// The distinct iteration spaces of its pointwise nodes (one or two in
+  /// practice), so a merge checks rows in time independent of group size.
+  std::vector<Domain> pointwiseDomains;
 };
 
 Poly numel(const Domain &d) {
@@ -81,14 +89,19 @@ public:
     for (auto [i, n] : llvm::enumerate(g.nodes)) {
       Group group;
       group.nodes = {(unsigned)i};
+      group.last = i;
       group.hasMatmul = n.kind == KernelKind::Matmul;
       if (n.kind == KernelKind::Reduction)
         group.reduction = i;
+      if (n.kind == KernelKind::Pointwise)
+        group.pointwiseDomains = {n.domain};
       groups.push_back(group);
       groupOf.push_back(i);
     }
     for (const Edge &e : g.edges)
       succ[e.producer].push_back(e.consumer);
+    for (auto [i, group] : llvm::enumerate(groups))
+      group.exits = succ[i];
   }
 
   FusionPlan run() {
@@ -141,6 +154,7 @@ private:
   std::vector<std::vector<unsigned>> succ;
   std::vector<Group> groups;
   std::vector<unsigned> groupOf;
+  unsigned lastMerged = 0; // the latest node in a group of several
   /// Producer/consumer pairs a rule refused: never in one kernel.
   struct Separation {
     unsigned producer, consumer;
@@ -200,27 +214,52 @@ private:
     return x.domain == y.domain && x.reducedLoops == y.reducedLoops;
   }
 
+  /// Whether node `n` can be in one kernel with reduction `r`: the kernel
+  /// gives each of r's rows to one block, so a pointwise op must iterate
+  /// over r's rows x columns or over its rows. An op over another space (the
+  /// rows reshaped to one dim, a smaller broadcast operand) has no block
+  /// that owns its elements; with dynamic sizes the GPU mapping could not
+  /// even tell (a [d0 * d1] op looked like one over d0 rows, and most of
+  /// its output was never written).
+  bool fitsRows(const Domain &domain, unsigned r) {
+    const Node &red = g.nodes[r];
+    return domain == red.domain || domain == red.outDomain;
+  }
+  bool fitsRows(const Group &group, unsigned r) {
+    return llvm::all_of(group.pointwiseDomains,
+                        [&](const Domain &d) { return fitsRows(d, r); });
+  }
+
   /// Whether a path leaves groups a/b and comes back into them.
   bool makesCycle(unsigned a, unsigned b) {
     auto inside = [&](unsigned n) {
       return groupOf[n] == a || groupOf[n] == b;
     };
+    // Nodes are in program order and every edge goes forward. A node alone
+    // in its group and later than every node of a, b and every merged group
+    // reaches only such nodes: no path back through it. Not following them
+    // keeps a chain's merges from walking the rest of the function each
+    // (quadratic: 10,000 ops took seconds).
+    unsigned limit = std::max({groups[a].last, groups[b].last, lastMerged});
+    auto beyond = [&](unsigned n) {
+      return n > limit && groups[groupOf[n]].nodes.size() == 1;
+    };
     SmallVector<unsigned> work;
     llvm::DenseSet<unsigned> seenGroups;
     for (unsigned gid : {a, b})
-      for (unsigned n : groups[gid].nodes)
-        for (unsigned s : succ[n])
-          if (!inside(s))
-            work.push_back(s);
+      for (unsigned s : groups[gid].exits)
+        if (!inside(s) && !beyond(s))
+          work.push_back(s);
     while (!work.empty()) {
       unsigned n = work.pop_back_val();
       if (inside(n))
         return true;
+      if (beyond(n))
+        continue;
       if (!seenGroups.insert(groupOf[n]).second)
         continue;
-      for (unsigned m : groups[groupOf[n]].nodes)
-        for (unsigned s : succ[m])
-          work.push_back(s);
+      for (unsigned s : groups[groupOf[n]].exits)
+        work.push_back(s);
     }
     return false;
   }
@@ -235,6 +274,9 @@ private:
       return Reason::AnchorConflict;
     if (x.reduction && y.reduction && !sameReduction(*x.reduction, *y.reduction))
       return Reason::ReductionMismatch;
+    if (std::optional<unsigned> r = x.reduction ? x.reduction : y.reduction)
+      if (!fitsRows(x, *r) || !fitsRows(y, *r))
+        return Reason::RowMismatch;
     for (const Separation &sep : separate) {
       unsigned gp = groupOf[sep.producer], gc = groupOf[sep.consumer];
       if ((gp == a && gc == b) || (gp == b && gc == a))
@@ -250,7 +292,14 @@ private:
     for (unsigned n : y.nodes)
       groupOf[n] = a;
     x.nodes.insert(x.nodes.end(), y.nodes.begin(), y.nodes.end());
+    x.last = std::max(x.last, y.last);
+    x.exits.insert(x.exits.end(), y.exits.begin(), y.exits.end());
+    llvm::erase_if(x.exits, [&](unsigned s) { return groupOf[s] == a; });
+    lastMerged = std::max(lastMerged, x.last);
     x.hasMatmul |= y.hasMatmul;
+    for (Domain &d : y.pointwiseDomains)
+      if (!llvm::is_contained(x.pointwiseDomains, d))
+        x.pointwiseDomains.push_back(std::move(d));
     if (!x.reduction)
       x.reduction = y.reduction;
     y = Group();
@@ -296,7 +345,8 @@ private:
           plan.decisions[i].reason == Reason::FusionOff ||
           p.kind != KernelKind::Pointwise || e.throughReshape ||
           localRule(e).reason != Reason::Fused ||
-          (opt.maxOps && groups[cg].nodes.size() + 1 > opt.maxOps))
+          (opt.maxOps && groups[cg].nodes.size() + 1 > opt.maxOps) ||
+          (groups[cg].reduction && !fitsRows(p.domain, *groups[cg].reduction)))
         continue;
       // The clone reads the producer's inputs; it must not need a value
       // that only the producer's own kernel has.

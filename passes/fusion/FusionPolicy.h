@@ -35,6 +35,7 @@ enum class Reason {
   OpLimit,
   Cycle,
   AnchorConflict,
+  RowMismatch,
 };
 llvm::StringRef reasonCode(Reason r);
 std::string reasonWords(Reason r, llvm::StringRef rule = {});

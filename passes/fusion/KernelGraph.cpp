@@ -1,6 +1,7 @@
 //===- KernelGraph.cpp - the kernels of a function and their edges --------===//
 #include "passes/fusion/KernelGraph.h"
 #include "passes/analysis/Views.h"
+#include "dialect/Kf/KfDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -36,6 +37,10 @@ bool isAccumulatorFill(Operation *op) {
   return true;
 }
 
+bool isFinisher(Operation *op) {
+  return op->hasAttr(kf::KfDialect::FinishesAttrHelper::getNameStr());
+}
+
 static Domain dropUnitDims(const Domain &d) {
   Domain out;
   for (const analysis::Poly &p : d)
@@ -52,6 +57,15 @@ KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
     if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
         isAccumulatorFill(&op))
       continue;
+    if (isFinisher(&op)) {
+      // Part of the node it reads (kf-to-linalg makes it the only reader).
+      Operation *def = linalgOp.getDpsInputs()[0].getDefiningOp();
+      if (auto it = nodeOf.find(def); it != nodeOf.end()) {
+        nodes[it->second].finish = &op;
+        nodeOf[&op] = it->second;
+        continue;
+      }
+    }
     Node node;
     node.op = &op;
     auto tag = op.getAttrOfType<StringAttr>("kf.op");

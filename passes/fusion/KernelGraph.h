@@ -35,6 +35,10 @@ struct Node {
   llvm::SmallVector<int64_t> reducedLoops; // reductions: the reduction loops
   bool reducesTrailingLoops = false; // the reduced loops are the innermost
   mlir::Operation *fill = nullptr;  // the fill that starts its accumulator
+  /// The op that finishes it in the same eager kernel (`kf.finishes`:
+  /// mean's division, rounding an f32 accumulator), or null. Readers of its
+  /// result read this node.
+  mlir::Operation *finish = nullptr;
 };
 
 struct Edge {
@@ -57,6 +61,9 @@ public:
   /// sets `throughReshape` when the shape changes beyond unit dims.
   std::optional<unsigned> producerOf(mlir::Value v, bool &throughReshape) const;
 };
+
+/// Whether `op` finishes the reduction or matmul that it reads (`kf.finishes`).
+bool isFinisher(mlir::Operation *op);
 
 /// Whether `op` is a linalg.fill whose result only starts accumulators.
 bool isAccumulatorFill(mlir::Operation *op);

@@ -68,8 +68,11 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
   // Member ops per group, recomputed producers cloned into their consumers.
   std::vector<llvm::SetVector<Operation *>> members(plan.groups.size());
   for (auto [gid, nodes] : llvm::enumerate(plan.groups))
-    for (unsigned n : nodes)
+    for (unsigned n : nodes) {
       members[gid].insert(graph.nodes[n].op);
+      if (Operation *finish = graph.nodes[n].finish)
+        members[gid].insert(finish);
+    }
   for (unsigned e : plan.recomputed) {
     const Edge &edge = graph.edges[e];
     Operation *consumer = graph.nodes[edge.consumer].op;
@@ -96,15 +99,15 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
   // Order groups by their last member, so kernels appear in program order.
   std::vector<unsigned> order(plan.groups.size());
   std::iota(order.begin(), order.end(), 0);
-  auto lastOf = [&](unsigned gid) {
-    Operation *last = members[gid].front();
-    for (Operation *op : members[gid])
-      if (last->isBeforeInBlock(op))
-        last = op;
-    return last;
-  };
+  std::vector<Operation *> lastOf(plan.groups.size());
+  for (auto [gid, ops] : llvm::enumerate(members)) {
+    lastOf[gid] = ops.front();
+    for (Operation *op : ops)
+      if (lastOf[gid]->isBeforeInBlock(op))
+        lastOf[gid] = op;
+  }
   llvm::sort(order, [&](unsigned a, unsigned b) {
-    return lastOf(a)->isBeforeInBlock(lastOf(b));
+    return lastOf[a]->isBeforeInBlock(lastOf[b]);
   });
 
   for (unsigned gid : order) {
@@ -115,9 +118,27 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
     // reduction that another kernel reads too) is cloned: the region gets
     // its own copy, so the kernel never reads a value made from its own
     // result outside it.
+    //
+    // Only a free op that some member reads can be pulled in, so each pass
+    // looks at those (in program order, as a walk of the whole function
+    // would meet them: what one pass pulls in decides what the next may),
+    // not at the whole function: one walk per kernel made formation
+    // quadratic in the length of the function.
     for (bool changed = true; changed;) {
       changed = false;
-      for (Operation &op : body) {
+      llvm::SetVector<Operation *> candidates;
+      for (Operation *member : region)
+        for (Value v : member->getOperands())
+          if (Operation *def = v.getDefiningOp())
+            if (def->getBlock() == &body && !region.contains(def) &&
+                isFreeOp(def) && !def->use_empty())
+              candidates.insert(def);
+      SmallVector<Operation *> inOrder(candidates.begin(), candidates.end());
+      llvm::sort(inOrder, [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+      for (Operation *candidate : inOrder) {
+        Operation &op = *candidate;
         if (region.contains(&op) || !isFreeOp(&op) || op.use_empty())
           continue;
         auto inRegion = [&](Operation *u) { return region.contains(u); };
@@ -209,6 +230,13 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
     return func.emitError("kf-form-kernels: the kernels depend on each other "
                           "in a cycle");
   return formed;
+}
+
+std::optional<unsigned> parseMaxOps(StringRef text) {
+  unsigned value;
+  if (text.trim().getAsInteger(10, value))
+    return std::nullopt;
+  return value;
 }
 
 } // namespace kfuse::fusion

@@ -283,6 +283,41 @@ LogicalResult keepBuffersAlive(gpu::LaunchOp launch) {
   return success();
 }
 
+/// Whether a reduction or matmul kernel lost its reduction: over an empty
+/// dim (a static 0, or K = 0) it iterates over nothing, and upstream's
+/// canonicalization on buffers erases it (EraseDeadLinalgOp). What is left,
+/// the fill of its result and the ops after it, is a pointwise kernel.
+bool withoutIterations(ArrayRef<linalg::LinalgOp> ops) {
+  if (!ops.front()->hasAttr("kf.row") && !ops.front()->hasAttr("kf.matmul"))
+    return false;
+  return llvm::none_of(ops, [](linalg::LinalgOp op) {
+    return op.getNumReductionLoops() > 0;
+  });
+}
+
+/// Fills as generics without inputs (the value used from above), so that
+/// the flat mapping runs them.
+void generalizeFills(SmallVectorImpl<linalg::LinalgOp> &ops) {
+  for (linalg::LinalgOp &op : ops) {
+    auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
+    if (!fill)
+      continue;
+    OpBuilder b(fill);
+    Value dest = fill.getDpsInits()[0], value = fill.getInputs()[0];
+    unsigned rank = cast<MemRefType>(dest.getType()).getRank();
+    auto generic = linalg::GenericOp::create(
+        b, fill.getLoc(), TypeRange(), ValueRange(), dest,
+        b.getMultiDimIdentityMap(rank),
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location loc, ValueRange) {
+          linalg::YieldOp::create(nb, loc, value);
+        });
+    generic->setDiscardableAttrs(fill->getDiscardableAttrDictionary());
+    fill.erase();
+    op = generic;
+  }
+}
+
 struct KfMapKernelsToGpuPass
     : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsToGpuPass> {
   using Base::Base;
@@ -304,16 +339,16 @@ struct KfMapKernelsToGpuPass
         kernels[name].push_back(op);
     });
     for (auto &[name, ops] : kernels) {
-      if (ops.front()->hasAttr("kf.serial")) {
+      if (withoutIterations(ops)) {
+        generalizeFills(ops);
+      } else if (ops.front()->hasAttr("kf.serial")) {
         mapSerial(ops);
         continue;
-      }
-      if (ops.front()->hasAttr("kf.matmul")) {
+      } else if (ops.front()->hasAttr("kf.matmul")) {
         if (failed(kfuse::gpu::mapMatmulKernel(ops, host)))
           return signalPassFailure();
         continue;
-      }
-      if (ops.front()->hasAttr("kf.row")) {
+      } else if (ops.front()->hasAttr("kf.row")) {
         if (failed(kfuse::gpu::mapRowKernel(ops, blockSize, host)))
           return signalPassFailure();
         continue;

@@ -23,7 +23,7 @@ namespace {
 /// A reduction kernel is served when it is a row kernel (RowKernels.h).
 enum class Mapping { Flat, Row, Matmul };
 
-FailureOr<Mapping> check(kfuse::kf::KernelOp kernel, bool anyReductionType) {
+FailureOr<Mapping> check(kfuse::kf::KernelOp kernel) {
   SmallVector<linalg::LinalgOp> ops;
   kernel.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
   auto refuse = [&](const Twine &why) -> FailureOr<Mapping> {
@@ -34,7 +34,7 @@ FailureOr<Mapping> check(kfuse::kf::KernelOp kernel, bool anyReductionType) {
   };
   if (kernel.getKind() == "reduction") {
     std::string why;
-    if (!kfuse::gpu::isRowKernel(ops, /*shuffleTypes=*/!anyReductionType, why))
+    if (!kfuse::gpu::isRowKernel(ops, why))
       return refuse(why);
     return Mapping::Row;
   }
@@ -97,8 +97,8 @@ struct KfTagGpuKernelsPass
         // one serial launch; the check's message is not an error there.
         ScopedDiagnosticHandler quiet(kernel.getContext(),
                                       [](Diagnostic &) { return success(); });
-        mapping = check(kernel, /*anyReductionType=*/true);
-      } else if (failed(mapping = check(kernel, /*anyReductionType=*/false))) {
+        mapping = check(kernel);
+      } else if (failed(mapping = check(kernel))) {
         return WalkResult::interrupt();
       }
       kernel.getBody().walk([&](linalg::LinalgOp op) {

@@ -10,6 +10,7 @@
 
 #include "passes/gpu/MappingUtils.h"
 #include "passes/gpu/RowKernels.h"
+#include "passes/lowering/CompensatedSum.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -163,18 +164,34 @@ public:
     return t.isInteger() ? joined : arith::BitcastOp::create(b, loc, t, joined).getResult();
   }
 
-  /// This thread's partial of a reduction over its columns.
+  /// This thread's partial of a reduction over its columns. A float sum is
+  /// compensated (lowering/CompensatedSum.h): a thread may fold a whole row
+  /// (the host runs one thread a block) or n / blocks elements. Its cost (a
+  /// few more adds an element) hides behind the loads.
   Value partialOf(linalg::GenericOp op, Value identity) {
     SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
     BlockArgument out = op.getRegion().front().getArguments().back();
-    scf::ForOp loop = columns(identity, [&](ArrayRef<Value> colIvs, ValueRange acc) {
+    Operation *combiner = combinerOf(op);
+    bool compensated = isa<arith::AddFOp>(combiner);
+    SmallVector<Value> inits = {identity};
+    if (compensated)
+      inits.push_back(identity); // the sum's lost low part, starting at 0
+    scf::ForOp loop = columns(inits, [&](ArrayRef<Value> colIvs, ValueRange acc) {
       SmallVector<Value> loopIvs = ivs(rowIvs, colIvs);
       IRMapping mapping;
       loadInputs(op, loopIvs, mapping);
       mapping.map(out, acc[0]);
-      return cloneBody(b, op, mapping, loopIvs);
+      SmallVector<Value> next = cloneBody(b, op, mapping, loopIvs);
+      if (!compensated)
+        return next;
+      // The term the body adds: the combiner's operand that is not `out`.
+      Value x = mapping.lookup(combiner->getOperand(combiner->getOperand(0) == out));
+      auto [sum, lost] = lowering::compensatedAdd(b, loc, acc[0], acc[1], x);
+      return SmallVector<Value>{sum, lost};
     });
-    return loop.getResult(0);
+    if (!compensated)
+      return loop.getResult(0);
+    return arith::SubFOp::create(b, loc, loop.getResult(0), loop.getResult(1));
   }
 
   /// Where a reduction's value for this block's row goes.

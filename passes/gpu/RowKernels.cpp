@@ -82,7 +82,7 @@ bool readsRowOnly(AffineMap map, ArrayRef<bool> isRowDim) {
   return true;
 }
 
-bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, bool strict,
+bool analyze(ArrayRef<linalg::LinalgOp> ops, bool strict,
              std::string &why, Layout &layout) {
   linalg::LinalgOp first;
   for (linalg::LinalgOp op : ops)
@@ -144,12 +144,6 @@ bool analyze(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, bool strict,
       arith::ConstantOp init = initialValue(generic, ops);
       if (!combine || !init || !isIdentity(combine, init))
         return why = "a reduction is not a combination from its identity", false;
-      Type t = combine->getResult(0).getType();
-      // f16 and bf16 reductions accumulate in their own type (as on the
-      // CPU): combined in a tree instead of in order they would differ in
-      // their few bits. They stay on the host until they accumulate in f32.
-      if (shuffleTypes && isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
-        return why = "a reduction accumulating in f16 or bf16", false;
       if (!readsRowOnly(generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)),
                         layout.isRowDim))
         return why = "a reduction's result is not indexed by its rows", false;
@@ -196,9 +190,9 @@ arith::ConstantOp rows::initialValue(linalg::GenericOp op, ArrayRef<linalg::Lina
 
 Operation *combinerOf(linalg::GenericOp op) { return combiner(op); }
 
-bool isRowKernel(ArrayRef<linalg::LinalgOp> ops, bool shuffleTypes, std::string &why) {
+bool isRowKernel(ArrayRef<linalg::LinalgOp> ops, std::string &why) {
   Layout layout;
-  return analyze(ops, shuffleTypes, /*strict=*/true, why, layout);
+  return analyze(ops, /*strict=*/true, why, layout);
 }
 
 
@@ -207,7 +201,7 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
   std::string why;
   linalg::LinalgOp last = ops.back();
   auto name = last->getAttrOfType<StringAttr>("kf.kernel");
-  if (!analyze(ops, /*shuffleTypes=*/!host, /*strict=*/false, why, layout))
+  if (!analyze(ops, /*strict=*/false, why, layout))
     return last->emitError("kf-map-kernels-to-gpu: kernel '")
            << name.getValue() << "' is not a row kernel: " << why;
   if (!host)

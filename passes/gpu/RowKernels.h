@@ -14,11 +14,9 @@ namespace kfuse::gpu {
 /// columns (prologues, epilogues) and elementwise ops over rows. One block
 /// computes one row. Checked on tensors (kf-tag-gpu-kernels) and on
 /// buffers (kf-map-kernels-to-gpu); `why` says what does not fit.
-/// `shuffleTypes`: reductions must be of types warp shuffles can move (up
-/// to 64 bits, in 32-bit pieces). A dynamic size matches only a dynamic
+/// A dynamic size matches only a dynamic
 /// one here (the mapping, later, accepts what canonicalization made static).
-bool isRowKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool shuffleTypes,
-                 std::string &why);
+bool isRowKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, std::string &why);
 
 /// Replaces the (bufferized) ops of a row kernel by one gpu.launch: a block
 /// per row, threads striding over the columns; a reduction combines each

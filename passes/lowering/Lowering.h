@@ -75,6 +75,15 @@ mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
 /// that kernel formation and the report can say which ops a kernel holds.
 void tagKernel(mlir::Operation *linalgOp, mlir::Operation *kfOp);
 
+/// Completes a reduction or matmul whose accumulator `acc` is wider than
+/// its result or needs a division (mean): an elementwise linalg.generic that
+/// divides by `divisor` (if any) and converts to `resultElt`, marked
+/// `kf.finishes` so that it stays in the eager kernel of the op it
+/// completes. `dynamicSizes` are acc's dynamic sizes.
+mlir::Value finishReduction(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value acc, mlir::Type resultElt,
+                            mlir::Value divisor, mlir::ValueRange dynamicSizes);
+
 //===- Pattern sets ------------------------------------------------------===//
 
 void populateElementwiseToLinalg(mlir::RewritePatternSet &patterns);

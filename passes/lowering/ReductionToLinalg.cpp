@@ -3,6 +3,7 @@
 #include "passes/lowering/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -86,13 +87,45 @@ struct ReductionToGeneric : OpConversionPattern<OpTy> {
       if (inType.isDynamicDim(i))
         outSizes.push_back(dimValue(rewriter, loc, input, i));
     }
+    // Sums accumulate in f32 for f16 and bf16 (as PyTorch does) and are
+    // rounded once, at the end; max and min are exact in any type.
+    bool isSum = kind == Combine::Sum || kind == Combine::Mean;
+    Type resultElt = acc;
+    if (isSum && isa<FloatType>(acc) && acc.getIntOrFloatBitWidth() < 32)
+      acc = rewriter.getF32Type();
+    if ((kind == Combine::Max || kind == Combine::Min) && rank > 0 &&
+        !op->hasAttr(KfDialect::StableShiftAttrHelper::getNameStr())) {
+      // Static empty dims were refused by the verifier; dynamic ones here.
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      for (int64_t d : reduced)
+        if (inType.isDynamicDim(d))
+          cf::AssertOp::create(
+              rewriter, loc,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                    dimValue(rewriter, loc, input, d), zero),
+              (op->getName().getStringRef() +
+               ": max and min of an empty dim have no value")
+                  .str());
+    }
     auto outType = RankedTensorType::get(outShape, acc);
     Value init = emptyTensor(rewriter, loc, outType, outSizes);
     Value start = identity(rewriter, loc, acc, kind);
     init = linalg::FillOp::create(rewriter, loc, start, init).getResult(0);
 
-    // mean divides each element by the count as it accumulates, so that it
-    // stays one linalg op (one eager kernel).
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(rank),
+        operandMap(rewriter.getContext(), rank, outLoops)};
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, outType, input, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = castScalar(b, l, args[0], acc);
+          linalg::YieldOp::create(b, l, combine(b, l, kind, args[1], x));
+        });
+    tagKernel(generic, op);
+    Value result = generic.getResult(0);
+
+    // mean is the sum divided by the count (an empty dim gives 0 / 0 = NaN,
+    // as torch.mean does), in the same kernel as the sum.
     Value count;
     if (kind == Combine::Mean) {
       Value n = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -102,22 +135,10 @@ struct ReductionToGeneric : OpConversionPattern<OpTy> {
       n = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), n);
       count = arith::SIToFPOp::create(rewriter, loc, acc, n);
     }
+    if (count || acc != resultElt)
+      result = finishReduction(rewriter, loc, result, resultElt, count, outSizes);
 
-    SmallVector<AffineMap> maps = {
-        rewriter.getMultiDimIdentityMap(rank),
-        operandMap(rewriter.getContext(), rank, outLoops)};
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, outType, input, init, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = castScalar(b, l, args[0], acc);
-          if (count)
-            x = arith::DivFOp::create(b, l, x, count);
-          linalg::YieldOp::create(b, l, combine(b, l, kind, args[1], x));
-        });
-    tagKernel(generic, op);
-    Value result = generic.getResult(0);
-
-    if (resultType != outType) { // keepdim: put the unit dims back
+    if (resultType.getShape() != ArrayRef<int64_t>(outShape)) { // keepdim
       SmallVector<ReassociationIndices> groups;
       ReassociationIndices pending;
       for (int64_t i = 0; i < rank; ++i) {
@@ -138,6 +159,25 @@ struct ReductionToGeneric : OpConversionPattern<OpTy> {
 };
 
 } // namespace
+
+Value finishReduction(OpBuilder &b, Location loc, Value acc, Type resultElt,
+                      Value divisor, ValueRange dynamicSizes) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  Value init = emptyTensor(b, loc, accType.clone(resultElt), dynamicSizes);
+  AffineMap id = b.getMultiDimIdentityMap(accType.getRank());
+  SmallVector<utils::IteratorType> parallel(accType.getRank(),
+                                            utils::IteratorType::parallel);
+  auto finish = linalg::GenericOp::create(
+      b, loc, init.getType(), acc, init, {id, id}, parallel,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = args[0];
+        if (divisor)
+          v = arith::DivFOp::create(nb, l, v, divisor);
+        linalg::YieldOp::create(nb, l, castScalar(nb, l, v, resultElt));
+      });
+  finish->setAttr(KfDialect::FinishesAttrHelper::getNameStr(), b.getUnitAttr());
+  return finish.getResult(0);
+}
 
 void populateReductionToLinalg(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();

@@ -47,18 +47,29 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
       sizes.push_back(dimValue(rewriter, loc, lhs, lhsType.getRank() - 2));
     if (resultType.isDynamicDim(rank - 1))
       sizes.push_back(dimValue(rewriter, loc, rhs, rhsType.getRank() - 1));
-    Value init = emptyTensor(rewriter, loc, resultType, sizes);
+    // f16 and bf16 products accumulate in f32 (as PyTorch's GEMMs do) and
+    // are rounded once, by an op that finishes the matmul's kernel.
+    Type resultElt = elt;
+    if (isa<FloatType>(elt) && elt.getIntOrFloatBitWidth() < 32)
+      elt = rewriter.getF32Type();
+    auto accType = resultType.clone(elt);
+    auto finish = [&](Operation *matmul) {
+      tagKernel(matmul, op);
+      Value result = matmul->getResult(0);
+      if (elt != resultElt)
+        result = finishReduction(rewriter, loc, result, resultElt, Value(), sizes);
+      rewriter.replaceOp(op, result);
+      return success();
+    };
+    Value init = emptyTensor(rewriter, loc, accType, sizes);
     Value zero = scalarConstant(rewriter, loc, elt, 0);
     init = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
 
     if (batch == 0 && lhsType.getRank() == 2 && rhsType.getRank() == 2) {
       // linalg.matmul converts its operands to the result type itself.
-      auto matmul = linalg::MatmulOp::create(rewriter, loc, resultType,
+      return finish(linalg::MatmulOp::create(rewriter, loc, accType,
                                              ValueRange{lhs, rhs},
-                                             ValueRange{init});
-      tagKernel(matmul, op);
-      rewriter.replaceOp(op, matmul.getResult(0));
-      return success();
+                                             ValueRange{init}));
     }
 
     int64_t m = batch, n = batch + 1, k = batch + 2;
@@ -79,7 +90,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
     iterators.push_back(utils::IteratorType::reduction);
     bool isFloat = isa<FloatType>(elt);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, ValueRange{a.value, b.value}, init, maps,
+        rewriter, loc, accType, ValueRange{a.value, b.value}, init, maps,
         iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
           Value x = castScalar(nb, l, args[0], elt);
           Value y = castScalar(nb, l, args[1], elt);
@@ -89,9 +100,7 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
                                   nb, l, args[2], arith::MulIOp::create(nb, l, x, y)));
           linalg::YieldOp::create(nb, l, r);
         });
-    tagKernel(generic, op);
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
+    return finish(generic);
   }
 };
 
@@ -104,12 +113,13 @@ struct TransposeToLinalg : OpConversionPattern<TransposeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SmallVector<Value> sizes;
-    for (auto [i, p] : llvm::enumerate(op.getPermutation()))
+    SmallVector<int64_t> perm = op.getNormalizedPermutation(); // -1: the last
+    for (auto [i, p] : llvm::enumerate(perm))
       if (op.getType().isDynamicDim(i))
         sizes.push_back(dimValue(rewriter, loc, adaptor.getInput(), p));
     Value init = emptyTensor(rewriter, loc, op.getType(), sizes);
     auto transpose = linalg::TransposeOp::create(
-        rewriter, loc, adaptor.getInput(), init, op.getPermutation());
+        rewriter, loc, adaptor.getInput(), init, perm);
     tagKernel(transpose, op);
     rewriter.replaceOp(op, transpose.getResult());
     return success();

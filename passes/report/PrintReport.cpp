@@ -10,17 +10,20 @@ using kfuse::analysis::Poly;
 namespace kfuse::report {
 namespace {
 
-/// A size: a number when every dim is known, else the polynomial.
+/// A size: a number when every dim is known, else the polynomial;
+/// "overflow" when it does not fit in int64 (never a wrapped number).
 std::string sizeText(const Poly &p, const SymbolValues &values) {
-  if (auto v = p.evaluate(values))
+  bool overflow = false;
+  if (auto v = p.evaluate(values, &overflow))
     return std::to_string(*v);
-  return p.str();
+  return overflow ? "overflow" : p.str();
 }
 
 llvm::json::Value sizeJson(const Poly &p, const SymbolValues &values) {
-  if (auto v = p.evaluate(values))
+  bool overflow = false;
+  if (auto v = p.evaluate(values, &overflow))
     return *v;
-  return p.str();
+  return overflow ? "overflow" : p.str();
 }
 
 std::string accessList(ArrayRef<Access> accesses) {

@@ -40,7 +40,11 @@
 // LAUNCH: gpu.barrier
 // LAUNCH: math.exp
 // LAUNCH: gpu.barrier
-// LAUNCH: scf.for {{.*}} -> (f32)
+// The sum is compensated: each thread carries its partial and the partial's
+// lost low part.
+// LAUNCH: scf.for {{.*}} iter_args({{.*}}, {{.*}}) -> (f32, f32)
+// LAUNCH: arith.subf
+// LAUNCH: arith.addf
 // LAUNCH: memref.store %{{.*}}, %[[SH1]]
 // LAUNCH: arith.divf
 // LAUNCH: gpu.return

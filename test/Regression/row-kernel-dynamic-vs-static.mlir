@@ -5,9 +5,14 @@
 // computed, the others left as whatever the buffer held (-4.2e21 where
 // the reference had -1.1), on the GPU and in the host runtime. A dynamic
 // size now matches only a dynamic one when kernels are tagged; the kernel
-// is refused on the GPU and runs serially on the host.
+// is refused on the GPU and runs serially on the host. Since issue 13
+// (item 1) kernel formation keeps the division out of the row kernel
+// (row-mismatch); the broadcast_to's dynamic dim still keeps that kernel
+// off the GPU.
 // RUN: not kfuse-compile %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: error: kernel 'reduction_broadcast_to_max_sub_exp_sum_log_sub_mul_etc_0' (reduction, 8 linalg ops) cannot be mapped to the GPU yet: its ops iterate over different shapes
+// CHECK: error: kernel 'reduction_broadcast_to_max_sub_exp_sum_log_sub_mul_0' (reduction, 7 linalg ops) cannot be mapped to the GPU yet: its ops iterate over different shapes
+// RUN: kfuse-opt %s --kf-kernel-report -o /dev/null | FileCheck %s --check-prefix=REPORT
+// REPORT: (mul -> div): row-mismatch
 // RUN: kfuse-run %s --device=cpu --repeat=0 --check --dim d0=1 --dim d1=3 \
 // RUN:   | FileCheck %s --check-prefix=RUNS
 // RUNS: check against the CPU, unfused: {{.*}}: ok

@@ -10,8 +10,8 @@
 // RUN:   --input "arg1=f32[1000]:ties" --expect "bf16(arg0)" --expect "bf16(arg1)" \
 // RUN:   -- --device=cpu --repeat=0 --check | FileCheck %s
 // CHECK: check against the CPU, unfused: {{.*}}: ok
-// CHECK: run_check: result0 float32[1000] matches numpy (max abs error 0)
-// CHECK: run_check: result1 float32[1000] matches numpy (max abs error 0)
+// CHECK: run_check: result0 float32[1000] matches numpy (max abs error 0, max rel error 0)
+// CHECK: run_check: result1 float32[1000] matches numpy (max abs error 0, max rel error 0)
 
 // --check hands bf16 inputs to the unfused run as f32 .npy files (numpy has
 // no bf16); they are read back as bf16 (they failed with "holds f32; takes

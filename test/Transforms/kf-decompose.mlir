@@ -4,7 +4,7 @@
 // with keepdim so that they broadcast back over the rows.
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
-// CHECK: %[[M:.*]] = kf.max %[[X]] dims [1] keepdim : tensor<4x8xf32>
+// CHECK: %[[M:.*]] = kf.max %[[X]] dims [1] keepdim {kf.stable_shift} : tensor<4x8xf32>
 // CHECK: %[[S:.*]] = kf.sub %[[X]], %[[M]] : tensor<4x8xf32>, tensor<4x1xf32>
 // CHECK: %[[E:.*]] = kf.exp %[[S]] : tensor<4x8xf32>
 // CHECK: %[[Z:.*]] = kf.sum %[[E]] dims [1] keepdim : tensor<4x8xf32>
@@ -88,4 +88,45 @@ func.func @layer_norm_dynamic_weight(%x: tensor<4x?xf32>, %w: tensor<8xf32>) -> 
 func.func @primitives_untouched(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = kf.exp %x : tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+// f16 and bf16 composites are computed in f32 and rounded once, as PyTorch
+// does (issue 13, item 2): a cast in, the f32 decomposition, a cast out.
+// CHECK-LABEL: func.func @softmax_f16
+// CHECK: %[[W:.*]] = kf.cast %{{.*}} : tensor<4x8xf16> to f32
+// CHECK: kf.max %[[W]] dims [1] keepdim {kf.stable_shift} : tensor<4x8xf32>
+// CHECK: kf.sum %{{.*}} dims [1] keepdim : tensor<4x8xf32>
+// CHECK: %[[Y:.*]] = kf.div %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4x1xf32>
+// CHECK: %[[R:.*]] = kf.cast %[[Y]] : tensor<4x8xf32> to f16
+// CHECK: return %[[R]]
+func.func @softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = kf.softmax %x dim 1 : tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @layer_norm_bf16
+// CHECK: kf.cast %{{.*}} : tensor<2x8xbf16> to f32
+// CHECK: kf.mean %{{.*}} dims [-1] keepdim : tensor<2x8xf32>
+// CHECK: kf.mul %{{.*}}, %{{.*}} : tensor<2x8xf32>, tensor<8xbf16>
+// CHECK: kf.cast %{{.*}} : tensor<2x8xf32> to bf16
+func.func @layer_norm_bf16(%x: tensor<2x8xbf16>, %w: tensor<8xbf16>) -> tensor<2x8xbf16> {
+  %0 = kf.layer_norm %x weight %w : tensor<8xbf16> normalized_shape [8] eps 1.0e-05 : tensor<2x8xbf16>
+  return %0 : tensor<2x8xbf16>
+}
+
+// -----
+
+// Over an empty dim softmax has no elements: the input stands for the
+// result (a max over nothing would be no value).
+// CHECK-LABEL: func.func @softmax_empty_dim
+// CHECK-SAME: (%[[X:.*]]: tensor<3x0xf32>)
+// CHECK-NOT: kf.max
+// CHECK: return %[[X]]
+func.func @softmax_empty_dim(%x: tensor<3x0xf32>) -> tensor<3x0xf32> {
+  %0 = kf.log_softmax %x dim 1 : tensor<3x0xf32>
+  return %0 : tensor<3x0xf32>
 }

@@ -41,9 +41,10 @@ def bf16(x):
 
 
 def make_input(spec, rng):
-    m = re.fullmatch(r"(arg\d+)=(\w+)\[([\d,x ]*)\](:special|:ties)?", spec)
+    m = re.fullmatch(r"(arg\d+)=(\w+)\[([\d,x ]*)\](:special|:ties|:unit|:fill=[-+.\de]+)?", spec)
     if not m:
-        sys.exit(f"run_check: bad --input {spec!r} (want argN=f32[4x8], ...:special or ...:ties)")
+        sys.exit(f"run_check: bad --input {spec!r} (want argN=f32[4x8], ...:special, "
+                 "...:ties, ...:unit or ...:fill=V)")
     name, dtype, dims, special = m.groups()
     shape = tuple(int(d) for d in re.split(r"[x,]", dims) if d.strip())
     t = DTYPES[dtype]
@@ -51,6 +52,10 @@ def make_input(spec, rng):
         value = rng.random(shape) < 0.5
     elif np.issubdtype(t, np.integer):
         value = rng.integers(-8, 9, size=shape).astype(t)
+    elif special and special.startswith(":fill="):
+        value = np.full(shape, float(special[len(":fill="):]), dtype=t)
+    elif special == ":unit":  # [0, 1): sums without cancellation
+        value = rng.random(shape).astype(t)
     elif special == ":ties":
         # Halfway between two bf16 values (which round to the even one),
         # and just above or below halfway by less than a float's precision
@@ -77,6 +82,8 @@ def main():
     parser.add_argument("--input", action="append", default=[])
     parser.add_argument("--expect", action="append", default=[])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rtol", type=float, help="relative tolerance (default: by dtype)")
+    parser.add_argument("--atol", type=float, help="absolute tolerance (default: by dtype)")
     args, rest = parser.parse_known_args()
     rest = [r for r in rest if r != "--"]
     rng = np.random.default_rng(args.seed)
@@ -106,11 +113,15 @@ def main():
                 status = 1
                 continue
             atol, rtol = TOLERANCE.get(want.dtype.type, (0, 0))
+            rtol = rtol if args.rtol is None else args.rtol
+            atol = atol if args.atol is None else args.atol
             close = np.isclose(got, want, atol=atol, rtol=rtol, equal_nan=True)
             if close.all():
                 err = np.max(np.abs(got.astype(np.float64) - want)) if got.size else 0.0
+                rel = np.max(np.abs(got.astype(np.float64) - want) /
+                             np.maximum(np.abs(want), np.finfo(np.float64).tiny)) if got.size else 0.0
                 print(f"run_check: result{i} {got.dtype}{list(got.shape)} matches numpy "
-                      f"(max abs error {err:.3g})")
+                      f"(max abs error {err:.3g}, max rel error {rel:.3g})")
             else:
                 bad = np.argwhere(~close)[0]
                 print(f"run_check: result{i} differs at {tuple(bad)}: "

@@ -47,16 +47,19 @@ func.func @min_all(%x: tensor<4x8xf32>) -> tensor<f32> {
 
 // -----
 
-// mean stays one linalg op: each element is divided by the count (here a
-// dynamic dim) as it is accumulated.
+// mean is the sum divided by the count (here a dynamic dim), not a sum of
+// x / n (issue 13, item 4): the division is an op marked kf.finishes, which
+// kernel formation keeps in the sum's eager kernel.
 // CHECK-LABEL: func.func @mean_dynamic
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK-NEXT: arith.addf %[[OUT]], %[[IN]] : f32
 // CHECK: %[[D:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<4x?xf32>
 // CHECK: %[[N:.*]] = arith.muli %{{.*}}, %[[D]] : index
 // CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK: %[[NF:.*]] = arith.sitofp %[[NI]] : i64 to f32
-// CHECK: linalg.generic
-// CHECK: %[[Q:.*]] = arith.divf %{{.*}}, %[[NF]] : f32
-// CHECK: arith.addf %{{.*}}, %[[Q]] : f32
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>) {{.*}} attrs = {kf.finishes}
+// CHECK: arith.divf %{{.*}}, %[[NF]] : f32
 func.func @mean_dynamic(%x: tensor<4x?xf32>) -> tensor<4xf32> {
   %0 = kf.mean %x dims [1] : tensor<4x?xf32>
   return %0 : tensor<4xf32>
@@ -82,4 +85,45 @@ func.func @int_reductions(%x: tensor<4x8xi32>, %b: tensor<8xi1>) -> (tensor<4xi6
   %2 = kf.max %b : tensor<8xi1>
   %3 = kf.min %b : tensor<8xi1>
   return %0, %1, %2, %3 : tensor<4xi64>, tensor<8xi32>, tensor<i1>, tensor<i1>
+}
+
+// -----
+
+// f16 and bf16 sums and matmuls accumulate in f32 and are rounded once by
+// an op that finishes them (issue 13, item 2); keepdim comes after it.
+// CHECK-LABEL: func.func @f16_sum_keepdim
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xf16>) outs(%[[ACC]] : tensor<4xf32>) attrs = {kf.op = "sum"}
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.addf %{{.*}} : f32
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xf16>) attrs = {kf.finishes}
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: tensor.expand_shape %[[R]] {{\[}}[0, 1]] output_shape [4, 1] : tensor<4xf16> into tensor<4x1xf16>
+func.func @f16_sum_keepdim(%x: tensor<4x8xf16>) -> tensor<4x1xf16> {
+  %0 = kf.sum %x dims [1] keepdim : tensor<4x8xf16>
+  return %0 : tensor<4x1xf16>
+}
+
+// -----
+
+// max is exact in any dtype: it stays in bf16.
+// CHECK-LABEL: func.func @bf16_max
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4xbf16>) attrs = {kf.op = "max"}
+// CHECK: arith.maximumf %{{.*}} : bf16
+// CHECK-NOT: kf.finishes
+func.func @bf16_max(%x: tensor<4x8xbf16>) -> tensor<4xbf16> {
+  %0 = kf.max %x dims [1] : tensor<4x8xbf16>
+  return %0 : tensor<4xbf16>
+}
+
+// -----
+
+// A max over a dynamic dim checks at run time that it is not empty.
+// CHECK-LABEL: func.func @max_dynamic
+// CHECK: %[[D:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<4x?xf32>
+// CHECK: %[[NE:.*]] = arith.cmpi ne, %[[D]], %{{.*}} : index
+// CHECK: cf.assert %[[NE]], "kf.max: max and min of an empty dim have no value"
+func.func @max_dynamic(%x: tensor<4x?xf32>) -> tensor<4xf32> {
+  %0 = kf.max %x dims [1] : tensor<4x?xf32>
+  return %0 : tensor<4xf32>
 }

@@ -49,3 +49,30 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = kf.transpose %x [2, 0, 1] : tensor<2x3x4xf32>
   return %0 : tensor<4x2x3xf32>
 }
+
+// -----
+
+// An f16/bf16 matmul accumulates in f32 (as PyTorch's GEMMs) and its result
+// is rounded once, by an op marked kf.finishes (issue 13, item 2).
+// CHECK-LABEL: func.func @bf16_matmul
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x2xf32>)
+// CHECK: %[[MM:.*]] = linalg.matmul {kf.op = "matmul"} ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x2xbf16>) outs(%[[ACC]] : tensor<4x2xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[MM]] : tensor<4x2xf32>) outs(%{{.*}} : tensor<4x2xbf16>) attrs = {kf.finishes}
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @bf16_matmul(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>) -> tensor<4x2xbf16> {
+  %0 = kf.matmul %a, %b : tensor<4x8xbf16>, tensor<8x2xbf16>
+  return %0 : tensor<4x2xbf16>
+}
+
+// -----
+
+// Batched: the generic's body widens the operands and adds in f32.
+// CHECK-LABEL: func.func @f16_batched
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<3x4x2xf32>) attrs = {kf.op = "matmul"}
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.mulf %{{.*}} : f32
+// CHECK: linalg.generic {{.*}} ins(%[[MM]] : tensor<3x4x2xf32>) outs(%{{.*}} : tensor<3x4x2xf16>) attrs = {kf.finishes}
+func.func @f16_batched(%a: tensor<3x4x8xf16>, %b: tensor<3x8x2xf16>) -> tensor<3x4x2xf16> {
+  %0 = kf.matmul %a, %b : tensor<3x4x8xf16>, tensor<3x8x2xf16>
+  return %0 : tensor<3x4x2xf16>
+}
