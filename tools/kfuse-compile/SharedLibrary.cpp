@@ -2,33 +2,35 @@
 //
 // Variants: `<func>__gpu_fused`, `<func>__gpu_eager`, `<func>__host_fused`,
 // `<func>__host_eager`, each with the C interface `_mlir_ciface_<name>`
-// (memref descriptors by pointer). Their kernels go to the modules
+// (memref descriptors by pointer); private functions are renamed the same
+// way (without the C interface). Their kernels go to the modules
 // `kfuse_<variant>` so that the four link side by side. The string global
 // `kfuse_manifest` describes the functions and kernels (kfuse-run reads it).
+// Calls are inlined before (InlineCalls.h). LLVM's part of each variant runs
+// on a worker thread while the next goes through MLIR, and is written as two
+// objects, its launch code unoptimized and its kernels at O3 (HostObjects.h).
 //
 //===----------------------------------------------------------------------===//
 #include "tools/kfuse-compile/SharedLibrary.h"
 
 #include "passes/Passes.h"
+#include "tools/kfuse-compile/HostObjects.h"
 #include "tools/kfuse-compile/KernelManifest.h"
+#include "tools/kfuse-compile/OutputFile.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 
@@ -47,19 +49,75 @@ LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
   return pm.run(module);
 }
 
-/// Renames every defined public function f to f__<variant>, with a C
-/// interface, and the kernel module to kfuse_<variant>.
+constexpr const char *kVariants[] = {"gpu_fused", "host_fused", "gpu_eager",
+                                     "host_eager"};
+
+/// The functions the variants rename: every one with a body.
+SmallVector<func::FuncOp> definedFunctions(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      funcs.push_back(func);
+  return funcs;
+}
+
+/// Every defined function f, public or private, becomes f__<variant> in
+/// each variant, so that the four objects link side by side (a private
+/// callee kept its name in all four: "multiple definition"). Such names
+/// cannot collide among themselves, but one may be taken by a symbol that
+/// is not renamed (a declaration), and a function named `_mlir_ciface_f`
+/// would take the C interface of f: both are refused here, named, as is a
+/// symbol kept as it is (a declaration) that takes the name of a kernel
+/// module (kfuse_<variant>) or of the manifest.
+LogicalResult checkVariantNames(ModuleOp module) {
+  SymbolTable table(module);
+  SmallVector<std::string> reserved = {"kfuse_manifest"};
+  for (StringRef variant : kVariants)
+    reserved.push_back("kfuse_" + variant.str());
+  for (const std::string &name : reserved)
+    if (Operation *other = table.lookup(name))
+      if (!isa<func::FuncOp>(other) || cast<func::FuncOp>(other).isExternal())
+        return other->emitError() << "the symbol name '" << name
+                                  << "' is reserved by kfuse-compile: rename it";
+  for (func::FuncOp func : definedFunctions(module)) {
+    if (func.getName().starts_with("_mlir_ciface_"))
+      return func.emitError()
+             << "the function name '" << func.getName()
+             << "' is reserved for the C interface of '"
+             << func.getName().drop_front(strlen("_mlir_ciface_"))
+             << "': rename it";
+    for (StringRef variant : kVariants) {
+      std::string name = (func.getName() + "__" + variant).str();
+      Operation *other = table.lookup(name);
+      if (other && !(isa<func::FuncOp>(other) &&
+                     !cast<func::FuncOp>(other).isExternal()))
+        return other->emitError()
+               << "the symbol '" << name << "' is the name of the " << variant
+               << " version of '" << func.getName() << "': rename it";
+    }
+  }
+  return success();
+}
+
+/// Renames every defined function f to f__<variant>, public ones with a C
+/// interface. Longer names go first: `f__host_fused` beside `f` becomes
+/// `f__host_fused__host_fused` before `f` takes its name (renaming `f`
+/// first would merge the two's uses).
 void renameForVariant(ModuleOp module, StringRef variant) {
   SymbolTable table(module);
-  for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-    if (func.isExternal() || !func.isPublic())
-      continue;
+  SmallVector<func::FuncOp> funcs = definedFunctions(module);
+  llvm::stable_sort(funcs, [](func::FuncOp a, func::FuncOp b) {
+    return a.getName().size() > b.getName().size();
+  });
+  for (func::FuncOp func : funcs) {
     std::string name = (func.getName() + "__" + variant).str();
     (void)table.rename(func, StringAttr::get(module.getContext(), name));
-    func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+    if (func.isPublic())
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   }
 }
 
+/// The kernel module of a variant is kfuse_<variant>.
 void renameKernelModule(ModuleOp module, StringRef variant) {
   SymbolTable table(module);
   for (auto gpuModule : llvm::to_vector(module.getOps<gpu::GPUModuleOp>()))
@@ -67,71 +125,61 @@ void renameKernelModule(ModuleOp module, StringRef variant) {
                        StringAttr::get(module.getContext(), "kfuse_" + variant.str()));
 }
 
-std::unique_ptr<llvm::TargetMachine> hostMachine(StringRef cpu, std::string &why) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
-  if (!target)
-    return nullptr;
-  std::string cpuName = cpu == "native" ? llvm::sys::getHostCPUName().str() : cpu.str();
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpuName, "", llvm::TargetOptions(), llvm::Reloc::PIC_));
-  if (!tm)
-    why = "no target machine for " + triple.str() + " " + cpuName;
-  return tm;
-}
+/// The temporary files of one build (objects, the linked library), in the
+/// system's temporary directory. Each is registered with the signal
+/// handlers (fs::TempFile), so that a crash leaves none; all are removed
+/// when the build ends, whichever way.
+class Temporaries {
+public:
+  ~Temporaries() {
+    for (llvm::sys::fs::TempFile &f : files)
+      llvm::consumeError(f.discard());
+  }
+  /// A new empty file named kfuse-lib-XXXXXX-<name>, or the error.
+  FailureOr<std::string> create(StringRef name) {
+    SmallString<128> model;
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, model);
+    llvm::sys::path::append(model, "kfuse-lib-%%%%%%-" + name);
+    llvm::Expected<llvm::sys::fs::TempFile> f = llvm::sys::fs::TempFile::create(model);
+    if (!f)
+      return fail("cannot create a temporary file: " + llvm::toString(f.takeError()));
+    files.push_back(std::move(*f));
+    return files.back().TmpName;
+  }
 
-/// Optimizes `llvmModule` for the host and writes it as an object file.
-LogicalResult emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
-                         StringRef path) {
-  llvmModule.setTargetTriple(tm.getTargetTriple());
-  llvmModule.setDataLayout(tm.createDataLayout());
-  // LLVM's O3, without the SLP vectorizer: it packs the launch code's
-  // memref descriptors into <4 x ptr> stores of vector GEPs, on which x86
-  // instruction selection ran for minutes (an eager layer_norm program of
-  // kf_fuzz.py, dynamic seed 6). Loops are still vectorized.
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopVectorization = true;
-  tuning.SLPVectorization = false;
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&tm, tuning);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
-      .run(llvmModule, mam);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write " + path + ": " + ec.message());
-  llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-    return fail("the host target cannot emit object files");
-  pm.run(llvmModule);
-  return success();
-}
+private:
+  std::vector<llvm::sys::fs::TempFile> files;
+};
+
+
 
 } // namespace
 
+std::optional<std::string> checkHostCpu(StringRef cpu) {
+  std::string why;
+  if (!hostMachine(cpu, why))
+    return "--host-cpu=" + cpu.str() + ": " + why;
+  return std::nullopt;
+}
+
 LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options) {
+  if (failed(checkVariantNames(module)))
+    return failure();
   std::string why;
   std::unique_ptr<llvm::TargetMachine> tm = hostMachine(options.hostCpu, why);
   if (!tm)
     return fail("cannot compile for the host CPU '" + options.hostCpu + "': " + why);
-  SmallString<128> dir;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("kfuse-lib", dir))
-    return fail("cannot create a temporary directory: " + ec.message());
-  auto cleanup = llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(dir); });
+  Temporaries temporaries;
+  // Declared after the temporaries: the pool waits for its jobs before
+  // they are removed, on every way out.
+  std::vector<std::unique_ptr<ObjectJob>> jobs;
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
 
   std::vector<std::string> objects;
   std::vector<ProgramVariant> variants;
-  for (StringRef fusion : {"fused", "eager"}) {
+  // Eager first, host first: the longest LLVM job (the eager host code, a
+  // kernel function per op) starts first and overlaps the rest.
+  for (StringRef fusion : {"eager", "fused"}) {
     ProgramVariant v;
     v.name = fusion.str();
     std::string mode = fusion == "fused" ? "on" : "none";
@@ -140,10 +188,13 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
                                                  options.blockSize))))
       return failure();
     v.kernels = std::move(kernels);
-    for (bool host : {false, true}) {
+    for (bool host : {true, false}) {
       std::string variant = (host ? "host_" : "gpu_") + fusion.str();
       OwningOpRef<ModuleOp> m = module.clone();
       renameForVariant(*m, variant);
+      SmallVector<std::string> entries;
+      for (func::FuncOp func : definedFunctions(*m))
+        entries.push_back(func.getName().str());
       std::string upToGpu = gpuPipeline(GpuStage::Gpu, options.chip, mode,
                                         options.blockSize, host);
       std::string full = host ? hostRuntimePipeline(mode, options.blockSize)
@@ -174,15 +225,27 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
         v.gpuError = gpuError.empty() ? "the GPU pipeline failed" : gpuError;
         continue;
       }
-      llvm::LLVMContext llvmContext;
-      auto llvmModule = translateModuleToLLVMIR(*m, llvmContext);
-      if (!llvmModule)
+      auto job = std::make_unique<ObjectJob>();
+      job->context = std::make_unique<llvm::LLVMContext>();
+      job->module = translateModuleToLLVMIR(*m, *job->context);
+      if (!job->module)
         return fail("translation of the " + variant + " code to LLVM IR failed");
-      SmallString<128> path(dir);
-      llvm::sys::path::append(path, variant + ".o");
-      if (failed(emitObject(*llvmModule, *tm, path)))
+      job->launch = splitLaunchCode(*job->module, entries, variant);
+      FailureOr<std::string> path = temporaries.create(variant + ".o");
+      FailureOr<std::string> launchPath = temporaries.create(variant + "-launch.o");
+      if (failed(path) || failed(launchPath))
         return failure();
-      objects.push_back(path.str().str());
+      job->path = *path;
+      job->launchPath = *launchPath;
+      job->tm = hostMachine(options.hostCpu, why);
+      job->launchTm = hostMachine(options.hostCpu, why, llvm::CodeGenOptLevel::None);
+      if (!job->tm || !job->launchTm)
+        return fail("cannot compile for the host CPU '" + options.hostCpu + "': " + why);
+      objects.push_back(*path);
+      objects.push_back(*launchPath);
+      ObjectJob *running = job.get();
+      jobs.push_back(std::move(job));
+      pool.async([running] { running->run(); });
     }
     variants.push_back(std::move(v));
   }
@@ -197,21 +260,27 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
     auto *init = llvm::ConstantDataArray::getString(llvmContext, manifest);
     new llvm::GlobalVariable(m, init->getType(), true,
                              llvm::GlobalValue::ExternalLinkage, init, "kfuse_manifest");
-    SmallString<128> path(dir);
-    llvm::sys::path::append(path, "manifest.o");
-    if (failed(emitObject(m, *tm, path)))
+    FailureOr<std::string> path = temporaries.create("manifest.o");
+    if (failed(path))
       return failure();
-    objects.push_back(path.str().str());
+    if (auto error = emitObject(m, *tm, *path))
+      return fail(*error);
+    objects.push_back(*path);
   }
+  pool.wait();
+  for (const std::unique_ptr<ObjectJob> &job : jobs)
+    if (job->error)
+      return fail(*job->error);
 
   // Link with the system compiler driver, against the runtime only.
   const char *ccEnv = std::getenv("KFUSE_CC");
   auto cc = llvm::sys::findProgramByName(ccEnv && *ccEnv ? ccEnv : "cc");
   if (!cc)
     return fail("no C compiler driver ('cc', or KFUSE_CC) to link the library");
-  SmallString<128> tmpOut(dir);
-  llvm::sys::path::append(tmpOut, "out.so");
-  std::vector<std::string> args = {*cc, "-shared", "-o", tmpOut.str().str()};
+  FailureOr<std::string> linked = temporaries.create("out.so");
+  if (failed(linked))
+    return failure();
+  std::vector<std::string> args = {*cc, "-shared", "-o", *linked};
   args.insert(args.end(), objects.begin(), objects.end());
   args.insert(args.end(), {"-L" + options.runtimeDir, "-Wl,-rpath," + options.runtimeDir,
                            "-lkfuse_runtime", "-lm"});
@@ -221,11 +290,15 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
   if (rc != 0)
     return fail("linking the library failed (" + *cc + " exited with " +
                 std::to_string(rc) + (linkError.empty() ? "" : ": " + linkError) + ")");
-  // Written whole or not at all: the link went to a temporary file.
-  if (std::error_code ec = llvm::sys::fs::copy_file(tmpOut, options.output + ".tmp"))
-    return fail("cannot write " + options.output + ": " + ec.message());
-  if (std::error_code ec = llvm::sys::fs::rename(options.output + ".tmp", options.output))
-    return fail("cannot write " + options.output + ": " + ec.message());
+  // Written whole or not at all: the link went to a temporary file, and
+  // writeOutput replaces a regular file only once the copy is complete.
+  auto library = llvm::MemoryBuffer::getFile(*linked, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+  if (!library)
+    return fail("cannot read the linked library: " + library.getError().message());
+  if (auto error = writeOutput(options.output, (*library)->getBuffer(),
+                               /*executable=*/true))
+    return fail(*error);
   return success();
 }
 

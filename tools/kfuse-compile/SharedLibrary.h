@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
 #include <string>
 
 namespace kfuse {
@@ -15,6 +16,10 @@ struct LibraryOptions {
   std::string output;      // the .so to write
   std::string runtimeDir;  // where libkfuse_runtime.so is
 };
+
+/// Why the host code cannot be compiled for `cpu` (an LLVM CPU name or
+/// "native"), or nothing.
+std::optional<std::string> checkHostCpu(llvm::StringRef cpu);
 
 /// Compiles the kf program `module` four times (GPU and host CPU, fused and
 /// eager), each to an object, and links them with the manifest into one

@@ -9,8 +9,11 @@
 #include "dialect/Kf/KfDialect.h"
 #include "passes/Passes.h"
 #include "passes/gpu/GpuTarget.h"
+#include "tools/kfuse-compile/InlineCalls.h"
 #include "tools/kfuse-compile/KernelManifest.h"
+#include "tools/kfuse-compile/OutputFile.h"
 #include "tools/kfuse-compile/SharedLibrary.h"
+#include "tools/kfuse-opt/NestingLimit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,7 +25,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/FileUtilities.h" // openInputFile
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
@@ -32,7 +35,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -106,12 +108,8 @@ std::string ptxOf(ModuleOp module) {
 }
 
 LogicalResult writeFile(StringRef path, StringRef contents) {
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file)
-    return fail(error), failure();
-  file->os() << contents;
-  file->keep();
+  if (std::optional<std::string> error = kfuse::writeOutput(path, contents))
+    return fail(*error), failure();
   return success();
 }
 
@@ -132,10 +130,15 @@ int main(int argc, char **argv) {
     return fail("--block-size must be a multiple of 32 from 32 to 1024");
   if (emit == Emit::Lib && outputFile == "-")
     return fail("--emit=lib writes a shared library: give its path with -o");
+  if (dumpDir.getNumOccurrences() && dumpDir.empty())
+    return fail("--dump-dir needs a directory (an empty one would be the "
+                "current directory)");
   if (emit == Emit::Lib && !dumpDir.empty())
     return fail("--dump-dir goes with the text stages, not --emit=lib");
-  if (outputFile != "-" && llvm::sys::fs::equivalent(inputFile, outputFile))
-    return fail("-o " + outputFile + " is the input file; refusing to overwrite it");
+  if (auto error = kfuse::checkOutputPath(outputFile, inputFile))
+    return fail(*error);
+  if (auto error = kfuse::checkHostCpu(hostCpu))
+    return fail(*error);
   std::string fusionMode = fusion == "on" ? "on" : "none";
 
   DialectRegistry registry;
@@ -151,13 +154,21 @@ int main(int argc, char **argv) {
   auto input = openInputFile(inputFile, &error);
   if (!input)
     return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  if (kfuse::reportExcessiveNesting(sourceMgr, bufferId))
+    return 1;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1; // the parser reported where
   if (llvm::none_of(module->getOps<func::FuncOp>(),
                     [](func::FuncOp f) { return !f.isExternal(); }))
     return fail(inputFile + " defines no function to compile");
+
+  // The program as given, before its calls are inlined (see InlineCalls.h).
+  std::vector<std::pair<std::string, std::string>> dumps = {
+      {"01-kf.mlir", printed(*module)}};
+  if (failed(kfuse::inlineCalls(*module)))
+    return 1;
 
   if (emit == Emit::Lib) {
     // libkfuse_runtime.so is in lib/ next to this tool's bin/.
@@ -171,8 +182,6 @@ int main(int argc, char **argv) {
   }
 
   // Run the stages in order, keeping what --dump-dir and kernels.json need.
-  std::vector<std::pair<std::string, std::string>> dumps = {
-      {"01-kf.mlir", printed(*module)}};
   OwningOpRef<ModuleOp> kernelsStage, gpuStage;
   struct Stage {
     kfuse::GpuStage stage;
@@ -225,21 +234,25 @@ int main(int argc, char **argv) {
   }
 
   if (!dumpDir.empty()) {
+    std::string manifest;
+    llvm::raw_string_ostream os(manifest);
+    kfuse::writeKernelManifest(os, *kernelsStage, *gpuStage, blockSize, chip);
+    dumps.push_back({"kernels.json", manifest});
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
       return fail("cannot create " + dumpDir + ": " + ec.message());
+    // No dump may replace the input (`--dump-dir .` beside 01-kf.mlir).
+    for (auto &[name, text] : dumps) {
+      SmallString<128> path(dumpDir);
+      llvm::sys::path::append(path, name);
+      if (auto error = kfuse::checkOutputPath(path, inputFile, "--dump-dir file"))
+        return fail(*error);
+    }
     for (auto &[name, text] : dumps) {
       SmallString<128> path(dumpDir);
       llvm::sys::path::append(path, name);
       if (failed(writeFile(path, text)))
         return 1;
     }
-    std::string manifest;
-    llvm::raw_string_ostream os(manifest);
-    kfuse::writeKernelManifest(os, *kernelsStage, *gpuStage, blockSize, chip);
-    SmallString<128> path(dumpDir);
-    llvm::sys::path::append(path, "kernels.json");
-    if (failed(writeFile(path, manifest)))
-      return 1;
   }
   return failed(writeFile(outputFile, result)) ? 1 : 0;
 }

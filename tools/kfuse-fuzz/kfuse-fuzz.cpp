@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfDialect.h"
 #include "passes/Passes.h"
+#include "tools/kfuse-opt/NestingLimit.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -34,6 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   context.printOpOnDiagnostic(false);
   ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
   std::string text(reinterpret_cast<const char *>(data), size);
+  // What the tools refuse before parsing (it would overflow the stack).
+  if (kfuse::findExcessiveNesting(text))
+    return 0;
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module)
     return 0;

@@ -1,15 +1,28 @@
 //===- kfuse-opt.cpp - mlir-opt with the kf dialect and kfuse passes ------===//
+//
+// MlirOptMain's own driver, with one step more: input nested deeper than
+// kMaxNesting is refused before the parser recurses into it (see
+// NestingLimit.h).
+//
+//===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfDialect.h"
 #include "passes/Passes.h"
+#include "tools/kfuse-opt/NestingLimit.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   mlir::registerAllPasses();
   kfuse::registerKfusePasses();
   kfuse::registerKfusePipelines();
@@ -20,6 +33,36 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates device code to LLVM IR in-process.
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<kfuse::kf::KfDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "kfuse optimizer driver\n", registry));
+
+  auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
+      argc, argv, "kfuse optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFile, outputFile, registry));
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  {
+    // The buffer goes on to MlirOptMain: the check reads a reference to it.
+    llvm::SourceMgr sourceMgr;
+    unsigned id = sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef()), llvm::SMLoc());
+    if (kfuse::reportExcessiveNesting(sourceMgr, id))
+      return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

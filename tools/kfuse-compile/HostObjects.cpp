@@ -1,0 +1,175 @@
+//===- HostObjects.cpp - the host objects of a library -------------------===//
+#include "tools/kfuse-compile/HostObjects.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using llvm::ArrayRef;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+using llvm::SmallVector;
+using llvm::StringRef;
+
+namespace kfuse {
+namespace {
+
+/// MergeFunctions leaves each duplicate a thunk (a tail call of the one
+/// kept); O3's inliner would copy the kept function back into every thunk,
+/// and optimize each copy again. The kept functions are made noinline.
+void keepMergedFunctionsApart(llvm::Module &llvmModule) {
+  for (llvm::Function &fn : llvmModule) {
+    if (fn.isDeclaration() || fn.size() != 1 || fn.front().size() != 2)
+      continue;
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&fn.front().front());
+    if (call && call->getCalledFunction() && !call->getCalledFunction()->isDeclaration())
+      call->getCalledFunction()->addFnAttr(llvm::Attribute::NoInline);
+  }
+}
+
+/// LLVM's O3 for the kernels of a variant.
+void optimizeModule(llvm::Module &llvmModule, llvm::TargetMachine &tm) {
+  // LLVM's O3, without the SLP vectorizer: it packs the launch code's
+  // memref descriptors into <4 x ptr> stores of vector GEPs, on which x86
+  // instruction selection ran for minutes (an eager layer_norm program of
+  // kf_fuzz.py, dynamic seed 6). Loops are still vectorized.
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = false;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&tm, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  // Identical functions merged first: an eager variant has one kernel
+  // function per op, and most are the same code (a chain of 1,000 relus:
+  // one); O3 then optimizes each once (1,000 relus: 0.7 s instead of 9 s).
+  llvm::ModulePassManager merge;
+  merge.addPass(llvm::MergeFunctionsPass());
+  merge.run(llvmModule, mam);
+  keepMergedFunctionsApart(llvmModule);
+  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+      .run(llvmModule, mam);
+}
+
+} // namespace
+
+std::unique_ptr<llvm::TargetMachine>
+hostMachine(StringRef cpu, std::string &why, llvm::CodeGenOptLevel level) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
+  if (!target)
+    return nullptr;
+  std::string cpuName = cpu == "native" ? llvm::sys::getHostCPUName().str() : cpu.str();
+  // An unknown CPU name would reach the backend, which warns and then
+  // aborts on the features it cannot resolve: refuse it here.
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(cpuName)) {
+    why = "not a CPU LLVM knows for " + triple.str() +
+          " (for example x86-64, x86-64-v3, skylake, znver3, or native)";
+    return nullptr;
+  }
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpuName, "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      level));
+  if (!tm)
+    why = "no target machine for " + triple.str() + " " + cpuName;
+  return tm;
+}
+
+/// See HostObjects.h: why, and how the two objects link.
+std::unique_ptr<llvm::Module> splitLaunchCode(llvm::Module &llvmModule,
+                                              ArrayRef<std::string> entries,
+                                              StringRef variant) {
+  llvm::StringSet<> names;
+  for (const std::string &name : entries) {
+    names.insert(name);
+    names.insert("_mlir_ciface_" + name);
+  }
+  auto isLaunch = [&](const llvm::GlobalValue *gv) {
+    return isa<llvm::Function>(gv) && names.contains(gv->getName());
+  };
+  llvm::SmallPtrSet<const llvm::Value *, 32> seen;
+  SmallVector<const llvm::Value *> work;
+  for (llvm::Function &fn : llvmModule)
+    if (isLaunch(&fn))
+      for (llvm::Instruction &inst : llvm::instructions(fn))
+        for (llvm::Value *operand : inst.operands())
+          work.push_back(operand);
+  while (!work.empty()) {
+    const llvm::Value *v = work.pop_back_val();
+    if (!isa<llvm::Constant>(v) || !seen.insert(v).second)
+      continue;
+    if (auto *gv = dyn_cast<llvm::GlobalValue>(v)) {
+      auto *global = const_cast<llvm::GlobalValue *>(gv);
+      if (global->hasLocalLinkage() && !isLaunch(global)) {
+        global->setName("kfuse." + variant + "." + global->getName());
+        global->setLinkage(llvm::GlobalValue::ExternalLinkage);
+        global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+      }
+      continue;
+    }
+    for (const llvm::Value *operand : cast<llvm::Constant>(v)->operands())
+      work.push_back(operand);
+  }
+  llvm::ValueToValueMapTy map;
+  std::unique_ptr<llvm::Module> launch = llvm::CloneModule(llvmModule, map, isLaunch);
+  // The constructors (kernel module load) and the like stay with the kernels.
+  for (llvm::GlobalVariable &gv : llvm::make_early_inc_range(launch->globals()))
+    if (gv.getName().starts_with("llvm."))
+      gv.eraseFromParent();
+  for (llvm::Function &fn : llvmModule)
+    if (isLaunch(&fn))
+      fn.deleteBody();
+  return launch;
+}
+
+/// Runs on a worker thread (see ObjectJob).
+std::optional<std::string> emitObject(llvm::Module &llvmModule,
+                                      llvm::TargetMachine &tm, StringRef path,
+                                      bool optimize) {
+  llvmModule.setTargetTriple(tm.getTargetTriple());
+  llvmModule.setDataLayout(tm.createDataLayout());
+  if (optimize)
+    optimizeModule(llvmModule, tm);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return "cannot write " + path.str() + ": " + ec.message();
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return std::string("the host target cannot emit object files");
+  pm.run(llvmModule);
+  return std::nullopt;
+}
+
+void ObjectJob::run() {
+  error = emitObject(*launch, *launchTm, launchPath, /*optimize=*/false);
+  if (!error)
+    error = emitObject(*module, *tm, path);
+  launch.reset(); // their memory, as soon as they are done
+  module.reset();
+  context.reset();
+}
+
+} // namespace kfuse
