@@ -11,6 +11,13 @@ runs it through two kfuse-opt pipelines with mlir-runner: by default
 GPU mapping run as host loops (`--kf-gpu-emulation-pipeline`). The printed
 arrays must match (NaN matches NaN).
 
+`--half-reference`: the reference is FILE with its f16 and bf16 types made
+f32 (the harness's inputs are exact in all three), run unfused on the CPU;
+the candidate is FILE as it is. A `// TOL @f: ATOL RTOL ...` line (a pair
+per result of f; kf_gen.py's HalfProgram writes them) gives f's results
+their own tolerances. `--candidate-output FILE` compares what a run printed
+before (mlir-runner's output) in place of running the candidate.
+
 usage: fusion_diff.py --kfuse-opt PATH --runner 'CMD' [--candidate FLAG] FILE
 Prints "fusion-diff: N functions, M arrays agree" or the first difference.
 """
@@ -91,6 +98,32 @@ def harness(source, dyn):
     return "\n".join(out), funcs
 
 
+def to_f32(source):
+    """source with its f16 and bf16 element types (and casts to them) f32."""
+    return re.sub(r"(?<=[x<\s])b?f16\b", "f32", source)
+
+
+def tolerances(source, funcs, counts, atol, rtol):
+    """(atol, rtol) of each printed array: a function's `// TOL` line, else
+    the defaults."""
+    per_function = {m.group(1): [float(x) for x in m.group(2).split()]
+                    for m in re.finditer(r"^// TOL @(\w+):((?: \S+)*)$", source, re.M)}
+    out = []
+    for name, n in zip(funcs, counts):
+        tol = per_function.get(name)
+        if tol is not None and len(tol) != 2 * n:
+            sys.exit(f"fusion-diff: the TOL line of @{name} has {len(tol)} numbers, "
+                     f"not 2 for each of its {n} results")
+        out += [(tol[2 * k], tol[2 * k + 1]) if tol else (atol, rtol) for k in range(n)]
+    return out
+
+
+def parse_output(text):
+    blocks = re.split(r"Unranked Memref[^\n]*\n", text)[1:]
+    num = re.compile(r"-?nan|-?inf|[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
+    return [np.array([float(x) for x in num.findall(b)]) for b in blocks]
+
+
 def run(kfuse_opt, runner, module, pipeline):
     lowered = subprocess.run([kfuse_opt, pipeline],
                              input=module, capture_output=True, text=True)
@@ -100,9 +133,7 @@ def run(kfuse_opt, runner, module, pipeline):
                          capture_output=True, text=True)
     if ran.returncode:
         sys.exit(f"fusion-diff: runner ({pipeline}) failed:\n{ran.stderr}")
-    blocks = re.split(r"Unranked Memref[^\n]*\n", ran.stdout)[1:]
-    num = re.compile(r"-?nan|-?inf|[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
-    return [np.array([float(x) for x in num.findall(b)]) for b in blocks]
+    return parse_output(ran.stdout)
 
 
 def main():
@@ -115,18 +146,40 @@ def main():
     # differ in the last bits: give them a relative tolerance.
     ap.add_argument("--rtol", type=float, default=1e-6)
     ap.add_argument("--atol", type=float, default=1e-9)
+    ap.add_argument("--half-reference", action="store_true",
+                    help="the reference: the program with f16/bf16 made f32")
+    ap.add_argument("--candidate-output", metavar="FILE",
+                    help="compare this recorded output in place of running the candidate")
     ap.add_argument("file")
     a = ap.parse_args()
     source = open(a.file, encoding="utf-8").read()
     m = re.search(r"^// DIMS: (\d+)", source, re.M)
-    module, funcs = harness(source, m.group(1) if m else "3")
-    fused = run(a.kfuse_opt, a.runner, module, a.candidate)
-    eager = run(a.kfuse_opt, a.runner, module, a.reference)
+    dyn = m.group(1) if m else "3"
+    module, funcs = harness(source, dyn)
+    if a.candidate_output:
+        a.candidate = a.candidate_output
+        fused = parse_output(open(a.candidate_output, encoding="utf-8").read())
+    else:
+        fused = run(a.kfuse_opt, a.runner, module, a.candidate)
+    if a.half_reference:
+        a.reference += " (f32)"
+        eager = run(a.kfuse_opt, a.runner, harness(to_f32(source), dyn)[0],
+                    a.reference.split()[0])
+    else:
+        eager = run(a.kfuse_opt, a.runner, module, a.reference)
     if len(fused) != len(eager) or not fused:
         sys.exit(f"fusion-diff: {len(fused)} arrays fused, {len(eager)} unfused")
+    counts = [len(TENSOR.findall(m.group(3))) for m in FUNC.finditer(source)
+              if m.group(1) in funcs]
+    tols = tolerances(source, funcs, counts, a.atol, a.rtol)
     for i, (f, e) in enumerate(zip(fused, eager)):
-        if f.shape != e.shape or not np.allclose(f, e, rtol=a.rtol, atol=a.atol, equal_nan=True):
-            sys.exit(f"fusion-diff: array #{i} differs\n  {a.candidate}: {f}\n  {a.reference}: {e}")
+        atol, rtol = tols[i] if len(tols) == len(fused) else (a.atol, a.rtol)
+        if f.shape != e.shape or not np.allclose(f, e, rtol=rtol, atol=atol, equal_nan=True):
+            bad = np.argmax(np.abs(f - e) - rtol * np.abs(e)) if f.shape == e.shape else 0
+            where = (f"; worst at [{bad}]: {f[bad]!r} against {e[bad]!r}, allowed "
+                     f"{atol:g} + {rtol:g} * |reference|" if f.shape == e.shape else "")
+            sys.exit(f"fusion-diff: array #{i} differs{where}\n  {a.candidate}: {f}\n"
+                     f"  {a.reference}: {e}")
     print(f"fusion-diff: {len(funcs)} functions, {len(fused)} arrays agree")
 
 

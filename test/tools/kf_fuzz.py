@@ -18,6 +18,12 @@ the results must agree, checked one of two ways:
     the CPU, with kfuse-run's per-dtype tolerances). Programs are compiled
     --batch at a time into one library, and a library has GPU code only
     when the GPU mappings serve all of its programs: on a GPU use --batch 1.
+`--half-reference`: f16 and bf16 programs rich in reductions (sum, mean,
+max, min, matmul, softmax, log_softmax, layer_norm) among well-conditioned
+elementwise ops (kf_gen.py HalfProgram), against the same program in f32
+run unfused; each result within the error bound the generator derived for
+it (one rounding of the result, 2^-11 f16, 2^-8 bf16, plus what its inputs'
+roundings carry). The candidate as above (fused CPU, or the GPU mappings).
 On a failure the program is shrunk to the shortest failing prefix and saved
 under --save-dir as a regression test.
 
@@ -36,7 +42,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from kf_gen import Program  # noqa: E402
+from kf_gen import HalfProgram, Program  # noqa: E402
 
 # A program with a kernel the GPU mappings do not serve (--skip-unmapped).
 SKIPPED = "skipped"
@@ -71,12 +77,16 @@ def evaluate(expr, point):
 
 def assign(symbols, arg_sizes):
     """Sizes of all the report's symbols: the argument dims given, sizes
-    computed from them ("(2*d0) / 8") computed, others unknown."""
+    computed from them ("(2*d0) / 8") computed, others unknown. None when
+    a division is not exact: no run has those sizes (a reshape's inferred
+    size must divide), so nothing is compared there."""
     point = list(arg_sizes) + [None] * (len(symbols) - len(arg_sizes))
     for i in range(len(arg_sizes), len(symbols)):
         m = re.fullmatch(r"\((.*)\) / (\d+)", symbols[i])
         if m:
             v = evaluate(m.group(1), point)
+            if v is not None and v % int(m.group(2)):
+                return None
             point[i] = None if v is None else v // int(m.group(2))
     return point
 
@@ -92,6 +102,7 @@ def counts_error(report, dims):
         points = [assign(symbols, dims.get(fn["name"], [1] * n))]
         points += [assign(symbols, [v] * n) for v in (1, 2, 13)]
         points.append(assign(symbols, [3 + 7 * i % 11 for i in range(n)]))
+        points = [p for p in points if p is not None]
         for key in ("kernels", "transfers", "bytes"):
             for point in points:
                 f = evaluate(fn["fused"][key], point)
@@ -129,7 +140,8 @@ def check(units, a, stats=None):
         diff = subprocess.run([sys.executable, os.path.join(HERE, "fusion_diff.py"),
                                "--kfuse-opt", a.kfuse_opt, "--runner", a.runner,
                                f"--rtol={a.rtol}", f"--atol={a.atol}",
-                               "--candidate=" + a.candidate, path],
+                               "--candidate=" + a.candidate, path]
+                              + (["--half-reference"] if a.half_reference else []),
                               capture_output=True, text=True)
         if diff.returncode:
             if a.skip_unmapped and "cannot be mapped to the GPU yet" in diff.stderr:
@@ -204,7 +216,8 @@ def shrink(prog, error, a):
 def regression_test(unit, a):
     head = f"// Found by kf_fuzz.py (seed {a.seed}); fused and unfused must agree.\n"
     if not a.kfuse_run:
-        return head + f"// RUN: %fusion-diff --candidate={a.candidate} %s\n\n" + unit.text
+        half = " --half-reference" if a.half_reference else ""
+        return head + f"// RUN: %fusion-diff --candidate={a.candidate}{half} %s\n\n" + unit.text
     dims = "".join(f" --dim d{k}={size}" for k, size in enumerate(unit.dims))
     return (head + "// RUN: kfuse-compile %s --emit=lib -o %t.so\n"
             f"// RUN: kfuse-run %t.so --check --device=cpu --seed={a.seed}{dims} | FileCheck %s\n"
@@ -267,6 +280,8 @@ def main():
                     help="share of programs with dynamic argument dims")
     ap.add_argument("--pointwise-only", action="store_true",
                     help="elementwise, broadcast and reshape ops only")
+    ap.add_argument("--half-reference", action="store_true",
+                    help="f16/bf16 programs against the same program in f32")
     ap.add_argument("--kfuse-run", help="check with kfuse-compile --emit=lib and kfuse-run --check")
     ap.add_argument("--kfuse-compile", help="default: next to --kfuse-run")
     ap.add_argument("--device", default="auto", help="kfuse-run --device")
@@ -281,10 +296,17 @@ def main():
         return run_prebuilt(a)
     if not a.kfuse_opt or not (a.runner or a.kfuse_run or a.pack):
         ap.error("needs --kfuse-opt and --runner (or --kfuse-run, or --pack with --kfuse-compile)")
+    if a.half_reference and (a.kfuse_run or a.pack or a.pointwise_only):
+        ap.error("--half-reference runs through fusion_diff.py: not with --kfuse-run, --pack "
+                 "or --pointwise-only")
     progs = []
     for i in range(a.count):
         rng = random.Random(a.seed * 1000003 + i)
-        progs.append(Program(rng, f"p{a.seed}_{i}", rng.randint(1, 40), a.pointwise_only, a.dynamic))
+        if a.half_reference:
+            progs.append(HalfProgram(rng, f"h{a.seed}_{i}", rng.randint(1, 20), a.dynamic))
+        else:
+            progs.append(Program(rng, f"p{a.seed}_{i}", rng.randint(1, 40), a.pointwise_only,
+                                 a.dynamic))
     if a.pack:
         if not a.kfuse_compile:
             ap.error("--pack needs --kfuse-compile (or --kfuse-run)")
@@ -316,7 +338,10 @@ def main():
     where = (f" ({stats['gpu']} on the GPU, {stats['cpu']} on the CPU)" if a.kfuse_run else "")
     print(f"kf-fuzz: {len(progs) - failures - skipped} passed{where}, {failures} failed"
           + (f", {skipped} skipped (no GPU mapping)" if a.skip_unmapped else "")
-          + f" (seed {a.seed}; {dynamic} with dynamic dims)")
+          + f" (seed {a.seed}; {dynamic} with dynamic dims"
+          + (f"; {sum(1 for p in progs if p.half == 'f16')} f16, "
+             f"{sum(1 for p in progs if p.half == 'bf16')} bf16" if a.half_reference else "")
+          + ")")
     return 1 if failures else 0
 
 

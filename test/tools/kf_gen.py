@@ -15,6 +15,9 @@ and the harness passes the concrete sizes (`dims`, in the order of the `?`
 in the argument list: kf's size symbols d0, d1, ...).
 """
 
+import math
+import re
+
 FLOATS = ["f32", "f16", "bf16", "f64"]
 INTS = ["i32", "i64"]
 
@@ -226,6 +229,9 @@ class Program:
         def reduced(s):
             return [1 if i in dims else d for i, d in enumerate(s)] if keep else \
                 [d for i, d in enumerate(s) if i not in dims]
+        # Every size here is at least 1 (arguments 1 to 8, reshapes factor
+        # a non-empty size): kf.max/kf.min over an empty static dim, which
+        # the verifier refuses, is never generated.
         t = "i64" if op == "sum" and x.dtype not in FLOATS else x.dtype
         self.emit(f"kf.{op} {x.name} dims [{', '.join(map(str, dims))}]{' keepdim' if keep else ''} : {x.type()}",
                   reduced(x.shape), t, reduced(x.tshape))
@@ -325,3 +331,215 @@ class Program:
         head = f"// DIMS @{self.name}: {' '.join(map(str, dims))}\n" if dims else ""
         return (head + f"func.func @{self.name}({args}) -> ({rets}) {{\n" + "\n".join(lines) +
                 f"\n  return {', '.join(v.name for v in outputs)} : {rets}\n}}\n"), outputs
+
+
+# --- Half programs against an f32 reference (kf_fuzz.py --half-reference) ---
+#
+# Every argument is f16 or bf16 (one of them per program) with the harness's
+# values, steps of 0.25 in [-4, 4): exact in f16, bf16 and f32, so the same
+# program with f32 types (the reference, unfused) sees the same numbers.
+# kfuse accumulates half sums, means and matmuls in f32, computes softmax,
+# log_softmax and layer_norm in f32, and rounds each op's result once, so
+# each op of the half program differs from the f32 one by at most
+#   (its inputs' errors, carried through the op) + u * |result|,
+# u the unit roundoff: 2^-11 for f16 (11-bit significand), 2^-8 for bf16.
+# The generator carries, for every value, a bound B on |value| and a bound
+# on that error (absolute, from the B's: valid whatever the signs, no
+# cancellation can break it), over ops whose error does not grow wildly:
+# data movement, neg/abs/relu (exact), sigmoid, tanh, gelu, silu, exp of
+# bounded values, add, sub, mul, maximum, minimum, the reductions, matmul,
+# softmax (of inputs with small error), and layer_norm (of exact inputs
+# only: its 1/sigma amplifies input error without bound on near-constant
+# rows). A result is checked with rtol 2u (its own rounding, with room for
+# the f32 evaluations' own last bits) and atol twice the error its inputs
+# carry. Accumulating in f16 breaks this at once: adding 4096 f16 ones
+# stalls at 2048 (2048 + 1 rounds back to 2048), against 4096 +- 4.
+HALF_U = {"f16": 2.0 ** -11, "bf16": 2.0 ** -8}
+# Half the spacing of the smallest subnormals: the rounding error of a tiny
+# result (f16's subnormals are 2^-24 apart; bf16 has f32's range).
+HALF_FLOOR = {"f16": 2.0 ** -25, "bf16": 2.0 ** -134}
+# f16's largest finite value is 65504: no value may come near it.
+HALF_MAX = {"f16": 2.0 ** 14, "bf16": 2.0 ** 100}
+# The f32 evaluations' own error, relative to the bounds (a reduction of n
+# terms in a tree or compensated: far below 2^-20 of the sum of |terms|).
+F32_NOISE = 2.0 ** -20
+HALF_SIZES = [1, 2, 3, 5, 8, 16, 64, 256, 1024]
+
+
+class HalfProgram(Program):
+    def __init__(self, rng, name, nops, dynamic=0.3):
+        self.half = rng.choice(["f16", "bf16"])
+        self.u = HALF_U[self.half]
+        super().__init__(rng, name, nops, False, dynamic)
+        # Every value no op reads is returned (the latest 4): a reduction
+        # is checked wherever it is in the program.
+        used = set(re.findall(r"%(?:v|arg)\d+\b", " ".join(
+            line.split(" = ", 1)[1] for line in self.lines)))
+        sinks = [v for v in self.vals if v.name.startswith("%v") and v.name not in used]
+        if sinks:
+            self.outputs = sinks[-4:]
+
+    def new_arg(self, shape=None, dtype=None, static=False, static_ones=False):
+        rng = self.rng
+        if shape is None:
+            shape = []
+            for _ in range(rng.choice([1, 1, 2, 2, 2, 3])):
+                # at most 4096 elements: long reductions, short runs
+                n = 1
+                for d in shape:
+                    n *= d
+                shape.append(rng.choice([d for d in HALF_SIZES if d * n <= 4096]))
+        v = super().new_arg(shape, self.half, static, static_ones)
+        v.bound, v.prop, v.err = 4.0, 0.0, 0.0
+        return v
+
+    def emit_half(self, text, shape, tshape, bound, prop, rounds=True):
+        """A value of the program's half type with bound |v| <= bound, whose
+        inputs' errors carry into an error <= prop; rounded when rounds.
+        None (nothing emitted) when the bound comes near f16's range."""
+        if bound > HALF_MAX[self.half]:
+            return None
+        v = self.emit(text, shape, self.half, tshape)
+        v.bound = bound
+        v.prop = prop + (F32_NOISE * bound if rounds else 0.0)
+        v.err = v.prop + ((self.u * bound + HALF_FLOOR[self.half]) if rounds else 0.0)
+        return v
+
+    def add_op(self):
+        kind = self.rng.choice(["unary"] * 3 + ["binary"] * 3 + ["reduce"] * 4 + [
+            "matmul", "matmul", "softmax", "softmax", "layer_norm", "layer_norm",
+            "reshape", "transpose", "broadcast"])
+        getattr(self, "half_" + kind)()
+
+    def move(self, op):
+        """A data movement op of Program: the value keeps its bounds."""
+        n = len(self.vals)
+        op()
+        if len(self.vals) > n:
+            v = self.vals[-1]
+            src = next(x for x in self.vals
+                       if x.name == re.search(r"kf\.\w+ (%\w+)", self.lines[-1]).group(1))
+            v.bound, v.prop, v.err = src.bound, src.err, src.err
+
+    def half_reshape(self):
+        self.move(self.op_reshape)
+
+    def half_transpose(self):
+        self.move(self.op_transpose)
+
+    def half_broadcast(self):
+        self.move(self.op_broadcast)
+
+    def half_unary(self):
+        x = self.pick()
+        ops = ["neg", "abs", "relu", "sigmoid", "tanh", "gelu", "silu"]
+        if x.bound <= 4 and x.err <= 0.25:
+            ops.append("exp")
+        op = self.rng.choice(ops)
+        text = f"kf.{op} {x.name} : {x.type()}"
+        B, E = x.bound, x.err
+        if op in ("neg", "abs", "relu"):  # exact
+            return self.emit_half(text, x.shape, x.tshape, B, E, rounds=False)
+        if op == "sigmoid":  # |sigmoid'| <= 1/4
+            return self.emit_half(text, x.shape, x.tshape, 1.0, E / 4)
+        if op == "tanh":  # |tanh'| <= 1
+            return self.emit_half(text, x.shape, x.tshape, 1.0, E)
+        if op in ("gelu", "silu"):  # |f(x)| <= |x|, |f'| <= 1.13 (gelu), 1.1 (silu)
+            return self.emit_half(text, x.shape, x.tshape, B, 1.2 * E)
+        return self.emit_half(text, x.shape, x.tshape, math.exp(B),
+                              math.exp(B) * (math.exp(E) - 1))
+
+    def half_binary(self):
+        x = self.pick()
+        y = self.partner(x)
+        shape, tshape = broadcast(x, y)
+        op = self.rng.choice(["add", "sub", "mul", "maximum", "minimum"])
+        text = f"kf.{op} {x.name}, {y.name} : {x.type()}, {y.type()}"
+        if op in ("add", "sub"):
+            return self.emit_half(text, shape, tshape, x.bound + y.bound, x.err + y.err)
+        if op == "mul":
+            return self.emit_half(text, shape, tshape, x.bound * y.bound,
+                                  x.bound * y.err + y.bound * x.err + x.err * y.err)
+        # one of the operands: exact
+        return self.emit_half(text, shape, tshape, max(x.bound, y.bound), max(x.err, y.err),
+                              rounds=False)
+
+    def half_reduce(self):
+        x = self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return
+        op = self.rng.choice(["sum", "sum", "mean", "max", "min"])
+        r = len(x.shape)
+        dims = sorted(self.rng.sample(range(r), self.rng.randint(1, r)))
+        keep = self.rng.random() < 0.5
+        n = 1
+        for i in dims:
+            n *= x.shape[i]
+
+        def reduced(s):
+            return [1 if i in dims else d for i, d in enumerate(s)] if keep else \
+                [d for i, d in enumerate(s) if i not in dims]
+        text = (f"kf.{op} {x.name} dims [{', '.join(map(str, dims))}]"
+                f"{' keepdim' if keep else ''} : {x.type()}")
+        if op == "sum":
+            return self.emit_half(text, reduced(x.shape), reduced(x.tshape), n * x.bound,
+                                  n * x.err)
+        if op == "mean":
+            return self.emit_half(text, reduced(x.shape), reduced(x.tshape), x.bound, x.err)
+        return self.emit_half(text, reduced(x.shape), reduced(x.tshape), x.bound, x.err,
+                              rounds=False)
+
+    def half_matmul(self):
+        a = self.pick(lambda v: len(v.shape) >= 2)
+        if a is None:
+            return
+        k = a.shape[-1]
+        n = self.rng.choice([1, 2, 3, 16])
+        b = self.new_arg([k, n])
+        return self.emit_half(f"kf.matmul {a.name}, {b.name} : {a.type()}, {b.type()}",
+                              a.shape[:-1] + [n], a.tshape[:-1] + [b.tshape[-1]],
+                              k * a.bound * b.bound, k * b.bound * a.err)
+
+    def half_softmax(self):
+        # A shift of the row by at most e changes softmax by a factor within
+        # e^(+-2e) and log_softmax by at most 2e.
+        x = self.pick(lambda v: len(v.shape) >= 1 and v.err <= 0.25)
+        if x is None:
+            return
+        op = self.rng.choice(["softmax", "log_softmax"])
+        d = self.rng.randrange(-len(x.shape), len(x.shape))
+        text = f"kf.{op} {x.name} dim {d} : {x.type()}"
+        if op == "softmax":
+            return self.emit_half(text, x.shape, x.tshape, 1.0, math.exp(2 * x.err) - 1)
+        n = x.shape[d]
+        return self.emit_half(text, x.shape, x.tshape, math.log(n) + 2 * x.bound, 2 * x.err)
+
+    def half_layer_norm(self):
+        x = self.pick(lambda v: len(v.shape) >= 1 and v.err == 0)
+        if x is None:
+            return
+        norm = x.shape[-self.rng.randint(1, len(x.shape)):]
+        n = 1
+        for d in norm:
+            n *= d
+        extra, w, b = "", 1.0, 0.0
+        for param in ("weight", "bias"):
+            if self.rng.random() < 0.5:
+                p = self.new_arg(list(norm), static=True)
+                extra += f" {param} {p.name} : {p.type()}"
+                w, b = (4.0, b) if param == "weight" else (w, 4.0)
+        # |x - mean| / sigma <= sqrt(n); on the data's quarter steps sigma is
+        # at least 0.25 / sqrt(n) when not 0 (then the output is the bias):
+        # the f32 evaluations' error relative to it stays below 2^-14.
+        return self.emit_half(
+            f"kf.layer_norm {x.name}{extra} normalized_shape [{', '.join(map(str, norm))}] "
+            f"eps 1.0e-05 : {x.type()}", x.shape, x.tshape, math.sqrt(n) * w + b,
+            2.0 ** -14 * (math.sqrt(n) * w + b))
+
+    def text(self, lines=None, outputs=None, args=None):
+        """Program.text with a `// TOL @name: atol rtol ...` line (fusion_diff.py),
+        a pair per output."""
+        body, outputs = super().text(lines, outputs, args)
+        tol = " ".join(f"{2 * v.prop + 2 * HALF_FLOOR[self.half]:.6g} {2 * self.u:.6g}"
+                       for v in outputs)
+        return f"// TOL @{self.name}: {tol}\n" + body, outputs
