@@ -55,7 +55,9 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
     Ops that
     launch nothing become tensor ops that are no kernel: reshape becomes
     `tensor.collapse_shape`/`tensor.expand_shape`, constants
-    `arith.constant`. Composites are decomposed first (as `kf-decompose`)
+    `arith.constant` (a splat of more than 2^16 elements is instead written
+    by a `linalg.generic` tagged "constant", as `torch.full` launches one:
+    it stays a splat, where a global would hold every element). Composites are decomposed first (as `kf-decompose`)
     and broadcast_to is read through by its elementwise consumers.
 
     Broadcasting is expressed with indexing maps: a static size-1 dim that

@@ -10,7 +10,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
 using namespace mlir;
 using namespace kfuse::kf;
@@ -115,12 +117,37 @@ struct ReshapeToTensor : OpConversionPattern<ReshapeOp> {
   }
 };
 
+/// Splat constants of more elements than this are filled by a kernel.
+constexpr int64_t kLargestSplatGlobal = 1 << 16;
+
 struct ConstantToArith : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // A large splat stays a splat: an arith.constant of it would become a
+    // global of every element (4 TiB for a tensor<2^40xf32>: LLVM aborts
+    // "out of memory"). It is written by a kernel instead (torch.full's),
+    // which fusion folds into its readers as an immediate.
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (splat && splat.getNumElements() > kLargestSplatGlobal) {
+      Location loc = op.getLoc();
+      auto type = cast<RankedTensorType>(splat.getType());
+      Value scalar = arith::ConstantOp::create(rewriter, loc,
+                                               splat.getSplatValue<TypedAttr>());
+      Value init = emptyTensor(rewriter, loc, type, {});
+      AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+      auto fill = linalg::GenericOp::create(
+          rewriter, loc, type, ValueRange(), init, id,
+          SmallVector<utils::IteratorType>(type.getRank(), utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location l, ValueRange) {
+            linalg::YieldOp::create(b, l, scalar);
+          });
+      tagKernel(fill, op);
+      rewriter.replaceOp(op, fill.getResult(0));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         op, cast<TypedAttr>(op.getValue()));
     return success();

@@ -1,5 +1,6 @@
 // reshape and constant launch no kernel in eager PyTorch: they lower to
-// tensor and arith ops, never to linalg.
+// tensor and arith ops, never to linalg (except a splat of more than 2^16
+// elements, filled by a kernel: the last case).
 // RUN: kfuse-opt %s -split-input-file --kf-to-linalg | FileCheck %s
 
 // CHECK-LABEL: func.func @reshape_static
@@ -49,4 +50,21 @@ func.func @reshape_scalar(%x: tensor<1xf32>, %s: tensor<f32>) -> (tensor<f32>, t
 func.func @constant() -> tensor<2xf32> {
   %0 = kf.constant dense<[1.0, 2.0]> : tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// -----
+
+// A splat of more than 2^16 elements is written by a kernel (no global of
+// every element); smaller ones stay arith.constant.
+// CHECK-LABEL: func.func @large_splat
+// CHECK: %[[C:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<65537xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[E]] : tensor<65537xf32>) attrs = {kf.op = "constant"}
+// CHECK-NEXT: ^bb0(%{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[C]] : f32
+// CHECK: arith.constant dense<3.000000e+00> : tensor<65536xf32>
+func.func @large_splat() -> (tensor<65537xf32>, tensor<65536xf32>) {
+  %0 = kf.constant dense<2.0> : tensor<65537xf32>
+  %1 = kf.constant dense<3.0> : tensor<65536xf32>
+  return %0, %1 : tensor<65537xf32>, tensor<65536xf32>
 }
