@@ -2,7 +2,6 @@
 #include "passes/fusion/KernelRegions.h"
 #include "passes/analysis/Views.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -13,6 +12,7 @@
 
 #include <functional>
 #include <numeric>
+#include <queue>
 
 using namespace mlir;
 
@@ -59,6 +59,63 @@ bool isFreeOp(Operation *op) {
 }
 
 } // namespace
+
+/// Orders the ops of `body` so that each comes after what it reads (values
+/// its regions use too: kernels capture), earliest first where there is a
+/// choice, and ops with side effects in their original order. Upstream's
+/// sortTopologically knows nothing of effects: it let a later call (a print
+/// of one kernel result) overtake an earlier one that had to wait for the
+/// kernel. Kahn's algorithm with a heap: n log n.
+static LogicalResult restoreOrder(Block &body) {
+  SmallVector<Operation *> ops;
+  llvm::DenseMap<Operation *, unsigned> index;
+  for (Operation &op : body.without_terminator()) {
+    index[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  std::vector<SmallVector<unsigned>> next(ops.size());
+  std::vector<unsigned> waiting(ops.size(), 0);
+  std::optional<unsigned> lastEffect;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    llvm::SmallDenseSet<unsigned> after;
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        Operation *owner = def ? body.findAncestorOpInBlock(*def) : nullptr;
+        if (owner && owner != op && index.count(owner))
+          after.insert(index[owner]);
+      }
+    });
+    if (!isMemoryEffectFree(op)) {
+      if (lastEffect)
+        after.insert(*lastEffect);
+      lastEffect = i;
+    }
+    for (unsigned a : after) {
+      next[a].push_back(i);
+      ++waiting[i];
+    }
+  }
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>> ready;
+  for (unsigned i = 0; i < ops.size(); ++i)
+    if (waiting[i] == 0)
+      ready.push(i);
+  SmallVector<Operation *> order;
+  while (!ready.empty()) {
+    unsigned i = ready.top();
+    ready.pop();
+    order.push_back(ops[i]);
+    for (unsigned j : next[i])
+      if (--waiting[j] == 0)
+        ready.push(j);
+  }
+  if (order.size() != ops.size())
+    return failure();
+  Operation *end = body.getTerminator();
+  for (Operation *op : order)
+    op->moveBefore(end);
+  return success();
+}
 
 FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
                                            const KernelGraph &graph,
@@ -223,10 +280,10 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
   }
   // Each kernel sits where its last member was. When groups interleave, a
   // kernel may now come before one it reads, or an op between two members
-  // before the kernel it reads: a stable topological sort (upstream's, which
-  // follows the kernels' implicit captures) restores dominance. The plan has
-  // no cycle between kernels, so such an order exists.
-  if (!sortTopologically(&body, body.without_terminator()))
+  // before the kernel it reads: a stable topological sort restores
+  // dominance. The plan has no cycle between kernels, so such an order
+  // exists.
+  if (failed(restoreOrder(body)))
     return func.emitError("kf-form-kernels: the kernels depend on each other "
                           "in a cycle");
   return formed;
