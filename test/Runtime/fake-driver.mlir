@@ -93,7 +93,9 @@
 // RUN:   %S/Inputs/full-sum.mlir --device=cuda --warmup=0 --repeat=0
 // RUN: FileCheck %s --check-prefix=FULL < %t.full.log
 // FULL: cuMemAlloc 4096 bytes -> buf2
-// FULL: cuLaunchKernel reduction_sum_0_partials grid=(977,1,1) block=(256,1,1) smem=0 args: buf0 buf0 0 1000000 1 1000000 buf2 buf2 0 977 1
+// The partials kernel takes the element count first (the compensated sum's
+// runs of 16 columns use it before the input).
+// FULL: cuLaunchKernel reduction_sum_0_partials grid=(977,1,1) block=(256,1,1) smem=0 args: 1000000 buf0 buf0 0 1000000 1 buf2 buf2 0 977 1
 // FULL: cuLaunchKernel reduction_sum_0 grid=(1,1,1) block=(256,1,1) smem=0 args: buf2 buf2 0 977 1 977 buf1 buf1 0
 func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = kf.add %a, %b : tensor<?xf32>, tensor<?xf32>
