@@ -14,18 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # A chain of n relus: %v1 = relu %v0, %v2 = relu %v1, ..., returned.
-generate() {
-  python3 - "$1" <<'PY'
-import sys
-n = int(sys.argv[1])
-t = "tensor<1024xf32>"
-lines = [f"func.func @chain(%v0: {t}) -> {t} {{"]
-for i in range(1, n + 1):
-    lines.append(f"  %v{i} = kf.relu %v{i - 1} : {t}")
-lines += [f"  return %v{n} : {t}", "}"]
-print("\n".join(lines))
-PY
-}
+generate() { python3 bench/relu_chain.py "$1"; }
 
 seconds() { # runs "$@" and prints its wall-clock seconds
   local start end

@@ -14,18 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # A chain of n relus: %1 = relu %0, %2 = relu %1, ..., returned.
-generate() {
-  python3 - "$1" <<'PY'
-import sys
-n = int(sys.argv[1])
-t = "tensor<1024xf32>"
-lines = [f"func.func @chain(%v0: {t}) -> {t} {{"]
-for i in range(1, n + 1):
-    lines.append(f"  %v{i} = kf.relu %v{i - 1} : {t}")
-lines += [f"  return %v{n} : {t}", "}"]
-print("\n".join(lines))
-PY
-}
+generate() { python3 bench/relu_chain.py "$1"; }
 
 seconds() { # runs "$@"; prints its wall-clock and CPU (user + system) seconds
   /usr/bin/time -f "%e %U %S" -o "$tmp/time" "$@" >/dev/null
