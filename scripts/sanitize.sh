@@ -14,5 +14,11 @@ if [ ! -f build-asan/build.ninja ]; then
 fi
 ninja -C build-asan -j "${KFUSE_JOBS:-2}" kfuse-opt kfuse-compile kfuse-run kfuse_fake_cuda \
   KfDialectDocGen KfusePassesDocGen
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv -j "${KFUSE_JOBS:-2}" build-asan/test
+# allocator_may_return_null: a failed allocation returns NULL, as it does
+# without the sanitizer, so the tests of allocation failures (a 256 TiB
+# result must be refused naming its size) see what users see.
+# verify_asan_link_order=0: tests link small uninstrumented C programs
+# against the instrumented runtime library.
+ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:verify_asan_link_order=0 \
+UBSAN_OPTIONS=print_stacktrace=1 \
+  /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv -j "${KFUSE_JOBS:-2}" --param sanitized=1 build-asan/test

@@ -24,6 +24,12 @@ runner_libs = ",".join(
 config.substitutions.append(("%kfuse_src", config.kfuse_src_root))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%kfuse_obj", config.kfuse_obj_root))
+# Limits a command's address space to 4 GiB, so that a regression that tries
+# to allocate terabytes fails fast. Not under AddressSanitizer (scripts/
+# sanitize.sh passes --param sanitized=1), which reserves terabytes of
+# shadow memory up front.
+config.substitutions.append(
+    ("%limit-vm", "" if lit_config.params.get("sanitized") else "ulimit -v 4000000 &&"))
 # Runs a module lowered by kf-cpu-pipeline: its @main, on the host CPU.
 config.substitutions.append(
     (

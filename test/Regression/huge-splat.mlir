@@ -3,10 +3,10 @@
 // every element (4 TiB here). A splat of more than 2^16 elements is now
 // written by a kernel (kf.op "constant", as torch.full launches one), which
 // fusion folds into its readers; a returned one is a kernel of its own.
-// The compile runs under a 4 GiB address-space limit, so a regression fails
-// fast instead of taking the machine's memory.
+// The compile runs under a 4 GiB address-space limit (%limit-vm), so a
+// regression fails fast instead of taking the machine's memory.
 
-// RUN: rm -f %t.so && (ulimit -v 4000000 && kfuse-compile %s --emit=lib -o %t.so) && test -f %t.so
+// RUN: rm -f %t.so && (%limit-vm kfuse-compile %s --emit=lib -o %t.so) && test -f %t.so
 // RUN: kfuse-opt %s --kf-kernel-report -o /dev/null | FileCheck %s
 // CHECK-LABEL: function @splat_sum
 // CHECK: reduction_constant_sum_{{[0-9]+}} (reduction): ops constant, sum

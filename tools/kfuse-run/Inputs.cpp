@@ -104,6 +104,8 @@ bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v
                      " is more than 2^63 - 1 bytes (see --dim)",
              false;
     try {
+      if (!fitsInHostMemory(bytes))
+        throw std::bad_alloc();
       inputs[a] = randomTensor(f.args[a].dtype, shape, o.seed, a);
     } catch (const std::bad_alloc &) {
       return error = which + ": cannot allocate " + std::to_string(bytes) +

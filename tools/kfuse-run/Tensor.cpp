@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <new>
 #include <random>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 namespace kfuse::run {
@@ -102,6 +103,15 @@ int64_t Tensor::elements() const {
   for (int64_t d : shape)
     n *= d;
   return n;
+}
+
+bool fitsInHostMemory(size_t bytes) {
+  struct sysinfo info;
+  if (sysinfo(&info) != 0)
+    return true; // unknown: let the allocation decide
+  unsigned __int128 total =
+      (unsigned __int128)(info.totalram + info.totalswap) * info.mem_unit;
+  return bytes <= total;
 }
 
 bool sizeOf(const std::vector<int64_t> &shape, size_t elementBytes, int64_t &elements,

@@ -21,6 +21,12 @@ struct Tensor {
   double at(int64_t i) const;
 };
 
+/// Whether `bytes` of host memory could ever be had: no more than the
+/// machine's memory and swap. A larger buffer is refused before it is
+/// allocated (with overcommit the allocation could succeed and the process
+/// be killed when the buffer is filled).
+bool fitsInHostMemory(size_t bytes);
+
 /// The element count and byte size of `shape`; false when a dim is
 /// negative or either is more than 2^63 - 1.
 bool sizeOf(const std::vector<int64_t> &shape, size_t elementBytes, int64_t &elements,

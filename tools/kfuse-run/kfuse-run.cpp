@@ -67,6 +67,8 @@ bool toHost(const DeviceTensor &d, Tensor &out, std::string &error) {
     return error = "a result is not a dense row-major buffer", false;
   size_t bytes = size_t(out.elements()) * elementSize(d.dtype);
   try {
+    if (!fitsInHostMemory(bytes))
+      throw std::bad_alloc();
     out.data.resize(bytes);
   } catch (const std::bad_alloc &) {
     return error = "cannot allocate " + std::to_string(bytes) +
