@@ -2,7 +2,7 @@
 # On a machine with a CUDA GPU and no MLIR: runs every example on the GPU
 # and compares with the CPU results computed by bench/pack.sh; runs the 200
 # packed random programs fused on the GPU against the unfused program on
-# the CPU (kfuse-run --check, test/tools/kf_fuzz.py --prebuilt); times the
+# the CPU (kfuse-run --check, test/harness/kf_fuzz.py --prebuilt); times the
 # article's add+relu at 1e6, 1e7 and 1e8 elements fused and unfused, as
 # GB/s against a device-to-device copy, PyTorch eager and torch.compile
 # measured in the same run (when PyTorch is installed). Under 5 minutes.

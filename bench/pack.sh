@@ -13,7 +13,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/programs" "$out/ref"
 cp build/bin/kfuse-run "$out/bin/"
 cp build/lib/libkfuse_runtime.so "$out/lib/"
-cp bench/gpu-check.sh bench/gpu_bench.py test/tools/kf_fuzz.py test/tools/kf_gen.py "$out/"
+cp bench/gpu-check.sh bench/gpu_bench.py test/harness/kf_fuzz.py test/harness/kf_gen.py "$out/"
 # Portable host code: x86-64-v3 (AVX2) runs on every recent x86 server.
 for src in examples/*.mlir bench/add_relu_dynamic.mlir; do
   name=$(basename "$src" .mlir)
@@ -28,6 +28,6 @@ for src in examples/*.mlir; do
 done
 # 200 random programs (kf_fuzz.py, seed 11), a library each, for the
 # differential check on the GPU (fused on the GPU against unfused on the CPU).
-/usr/bin/python3 test/tools/kf_fuzz.py --kfuse-opt build/bin/kfuse-opt \
+/usr/bin/python3 test/harness/kf_fuzz.py --kfuse-opt build/bin/kfuse-opt \
   --kfuse-compile build/bin/kfuse-compile --pack "$out/fuzz" --seed 11 --count 200
 du -sh "$out"

@@ -2,21 +2,9 @@
 #ifndef KFUSE_PASSES_PASSES_H
 #define KFUSE_PASSES_PASSES_H
 
-#include "dialect/Kf/KfOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
+
+#include <string>
 
 namespace kfuse {
 
@@ -38,6 +26,12 @@ enum class GpuStage { Linalg, Kernels, Gpu, Ptx, Llvm };
 std::string gpuPipeline(GpuStage until, llvm::StringRef chip,
                         llvm::StringRef fusion, unsigned blockSize,
                         bool hostKernels = false);
+
+/// Buffers to LLVM for the host CPU, shared by the CPU pipeline, the host
+/// runtime and the GPU emulation. Without `dealloc` when deallocation
+/// already ran; `gpuHost` lowers the host side of launches and device
+/// buffers (gpu-to-llvm) too.
+std::string cpuLowering(bool dealloc, bool gpuHost);
 
 /// kf to LLVM for the host CPU through the kfuse runtime: the kernels of
 /// the GPU pipeline as host functions, launched with the same mgpu* calls.

@@ -459,42 +459,4 @@ def KfHostKernelAbi : Pass<"kf-host-kernel-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {
-  let summary = "Run each gpu.launch as loops on the host (tests without a GPU)";
-  let description = [{
-    Replaces every `gpu.launch` by host loops over its blocks and threads
-    that compute what the GPU computes, so that the GPU mappings' index
-    math, vector accesses, masked tails, shuffles and barriers run on the
-    CPU and can be checked against the CPU pipeline. Threads that never
-    synchronize run one after the other. In a launch whose threads
-    synchronize (gpu.barrier, gpu.shuffle xor, workgroup memory), the code
-    between two synchronizations runs for every thread of a block in turn
-    (loop fission, as MCUDA and POCL do): values living across a
-    synchronization are kept per thread in arrays, a shuffle reads lane
-    `t xor offset`'s slot, a branch holding one is taken per thread through
-    a mask, and a loop holding one runs once for the block (its bounds must
-    be the same in every thread; its iterations are in lockstep, so a
-    missing barrier at the end of a loop body goes unnoticed). Not part of
-    any compilation pipeline: kf-gpu-emulation-pipeline uses it for tests.
-
-    Before:
-    ```mlir
-    gpu.launch blocks(%bx, %by, %bz) in (%gx = %g, %gy = %c1, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
-      ... %bx ... %tx ...
-      gpu.terminator
-    }
-    ```
-    After:
-    ```mlir
-    scf.for %bx = %c0 to %g step %c1 {
-      scf.for %tx = %c0 to %c256 step %c1 {
-        ... %bx ... %tx ...
-      }
-    }
-    ```
-  }];
-  let dependentDialects = ["::mlir::scf::SCFDialect"];
-}
-
 #endif // KFUSE_PASSES_TD

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "passes/gpu/GpuTarget.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -30,12 +31,11 @@ constexpr const char *kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},";
 
-/// Buffers to LLVM for the host CPU, shared by the CPU pipeline and the GPU
-/// emulation: deallocation, loops, and the math ops the LLVM dialect lacks
-/// (erf, tanh, ipowi) as libm calls or functions.
-/// Without `dealloc` when deallocation already ran; `gpuHost` lowers the
-/// host side of launches and device buffers (gpu-to-llvm) too.
-std::string cpuLowering(bool dealloc = true, bool gpuHost = false) {
+} // namespace
+
+/// Deallocation, loops, and the math ops the LLVM dialect lacks (erf, tanh,
+/// ipowi) as libm calls or functions.
+std::string kfuse::cpuLowering(bool dealloc, bool gpuHost) {
   return std::string(dealloc ? "buffer-deallocation-pipeline,"
                                "convert-bufferization-to-memref," // its clones
                              : "") +
@@ -54,13 +54,14 @@ std::string cpuLowering(bool dealloc = true, bool gpuHost = false) {
          "reconcile-unrealized-casts";
 }
 
+namespace {
 /// kf to LLVM for the host CPU. Kernels are formed as for the GPU (so the
 /// CPU runs the same fused computations) and then spliced back in place;
 /// bufferization and cpuLowering follow.
 std::string cpuPipeline(const CpuPipelineOptions &options) {
   return "kf-to-linalg,"
          "kf-form-kernels{fusion=" + options.fusion.getValue() + "}," +
-         kBufferize + cpuLowering();
+         kBufferize + kfuse::cpuLowering(/*dealloc=*/true, /*gpuHost=*/false);
 }
 struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU chip (sm_75 .. sm_90)"),
@@ -138,19 +139,6 @@ std::string kfuse::hostRuntimePipeline(llvm::StringRef fusion,
 }
 
 void kfuse::registerKfusePipelines() {
-  PassPipelineRegistration<GpuPipelineOptions>(
-      "kf-gpu-emulation-pipeline",
-      "For tests without a GPU: the GPU pipeline up to one gpu.launch per "
-      "kernel, then the launches run as host loops and all is lowered for "
-      "the CPU",
-      [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        std::string p = gpuPipeline(GpuStage::Gpu, options.chip,
-                                    options.fusion, options.blockSize);
-        p = p.substr(0, p.rfind(",gpu-kernel-outlining"));
-        p += ",kf-emulate-gpu-launches," + cpuLowering(/*dealloc=*/false);
-        if (failed(parsePassPipeline(p, pm)))
-          llvm::report_fatal_error("kf-gpu-emulation-pipeline does not parse");
-      });
   PassPipelineRegistration<GpuPipelineOptions>(
       "kf-gpu-pipeline",
       "Lower kf to NVVM/PTX (device) and LLVM with mgpu* calls (host): "

@@ -11,7 +11,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]  # .mlir.py files are helpers of the test beside them
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kfuse_obj_root, "test")
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "tools",
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "harness", "lib",
                    "fake-cuda"]
 
 llvm_config.use_default_substitutions()
@@ -40,18 +40,18 @@ config.substitutions.append(
 
 # Compares printed arrays with the test's own numpy reference (NUMPY lines).
 config.substitutions.append(
-    ("%numpy-check", sys.executable + " " + os.path.join(config.test_source_root, "tools", "numpy_check.py"))
+    ("%numpy-check", sys.executable + " " + os.path.join(config.test_source_root, "harness", "numpy_check.py"))
 )
 
 def python_tool(script):
-    """A test tool of test/tools that runs kfuse-opt programs on the CPU."""
+    """A test tool of test/harness that runs kfuse-opt programs on the CPU."""
     runner = " ".join([
         os.path.join(config.llvm_tools_dir, "mlir-runner"),
         "-e main -entry-point-result=void -shared-libs=" + runner_libs,
     ])
     return " ".join([
         sys.executable,
-        os.path.join(config.test_source_root, "tools", script),
+        os.path.join(config.test_source_root, "harness", script),
         "--kfuse-opt", os.path.join(config.kfuse_tools_dir, "kfuse-opt"),
         "--runner '" + runner + "'",
     ])
@@ -62,16 +62,16 @@ config.substitutions.append(
     ("%fake-cuda", os.path.join(config.kfuse_obj_root, "lib", "libkfuse_fake_cuda.so"))
 )
 # Runs a program with kfuse-run on numpy inputs and checks its results
-# against a numpy expression (test/tools/run_check.py).
+# against a numpy expression (test/harness/run_check.py).
 config.substitutions.append(
     ("%run-check", " ".join([sys.executable,
-                             os.path.join(config.test_source_root, "tools", "run_check.py"),
+                             os.path.join(config.test_source_root, "harness", "run_check.py"),
                              "--kfuse-run", os.path.join(config.kfuse_tools_dir, "kfuse-run")]))
 )
 
 # Runs every function of a test through two pipelines and compares results.
 config.substitutions.append(("%fusion-diff", python_tool("fusion_diff.py")))
-# Random programs, fused against unfused (see test/tools/kf_fuzz.py).
+# Random programs, fused against unfused (see test/harness/kf_fuzz.py).
 # The same programs as a user runs them: kfuse-compile --emit=lib, then
 # kfuse-run --check (fused by the runtime against the unfused CPU run).
 config.substitutions.append(

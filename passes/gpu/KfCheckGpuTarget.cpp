@@ -1,5 +1,7 @@
 //===- KfCheckGpuTarget.cpp - refuse unsupported chips early --------------===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "passes/gpu/GpuTarget.h"
 
 #define DEBUG_TYPE "kf-check-gpu-target"

@@ -11,6 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #define DEBUG_TYPE "kf-device-buffers"
 

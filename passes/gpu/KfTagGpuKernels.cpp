@@ -1,5 +1,7 @@
 //===- KfTagGpuKernels.cpp - name the op each GPU kernel runs -------------===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "passes/gpu/MatmulKernels.h"
 #include "passes/gpu/RowKernels.h"
 

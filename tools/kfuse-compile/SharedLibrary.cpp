@@ -14,6 +14,9 @@
 #include "tools/kfuse-compile/SharedLibrary.h"
 
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "tools/kfuse-compile/HostObjects.h"
 #include "tools/kfuse-compile/KernelManifest.h"
 #include "tools/kfuse-compile/OutputFile.h"

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfDialect.h"
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
 #include "passes/gpu/GpuTarget.h"
 #include "tools/kfuse-compile/InlineCalls.h"
 #include "tools/kfuse-compile/KernelManifest.h"

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfDialect.h"
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
 #include "tools/kfuse-opt/NestingLimit.h"
 
 #include "mlir/IR/DialectRegistry.h"

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfDialect.h"
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+#include "test/lib/TestPasses.h"
 #include "tools/kfuse-opt/NestingLimit.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -26,6 +28,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   kfuse::registerKfusePasses();
   kfuse::registerKfusePipelines();
+  kfuse::registerKfuseTestPasses();
+  kfuse::registerKfuseTestPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

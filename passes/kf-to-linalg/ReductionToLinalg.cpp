@@ -1,6 +1,6 @@
 //===- ReductionToLinalg.cpp - kf reductions to linalg.generic ------------===//
 #include "dialect/Kf/KfOps.h"
-#include "passes/lowering/Lowering.h"
+#include "passes/kf-to-linalg/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

@@ -1,5 +1,12 @@
 //===- KfKernelReport.cpp - kernels and traffic, eager and fused ----------===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+#include "dialect/Kf/KfDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "passes/fusion/KernelRegions.h"
 #include "passes/report/KernelReport.h"
 

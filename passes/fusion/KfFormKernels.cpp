@@ -1,5 +1,9 @@
 //===- KfFormKernels.cpp - group linalg ops into kf.kernel regions --------===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfDialect.h"
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "passes/fusion/KernelRegions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -1,5 +1,5 @@
 //===- BroadcastUtils.cpp - broadcasting through indexing maps ------------===//
-#include "passes/lowering/Lowering.h"
+#include "passes/kf-to-linalg/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

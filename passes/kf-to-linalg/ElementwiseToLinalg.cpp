@@ -1,6 +1,6 @@
 //===- ElementwiseToLinalg.cpp - elementwise kf ops to linalg.generic -----===//
 #include "dialect/Kf/KfOps.h"
-#include "passes/lowering/Lowering.h"
+#include "passes/kf-to-linalg/Lowering.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"

@@ -9,7 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
-#include "passes/lowering/CompensatedSum.h"
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "passes/utils/CompensatedSum.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

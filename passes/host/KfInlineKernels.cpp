@@ -1,5 +1,6 @@
 //===- KfInlineKernels.cpp - splice kf.kernel bodies into their parent ----===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
 
 #define DEBUG_TYPE "kf-inline-kernels"
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

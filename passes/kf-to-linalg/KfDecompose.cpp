@@ -1,5 +1,7 @@
 //===- KfDecompose.cpp - composites into primitive kf ops -----------------===//
 #include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+#include "dialect/Kf/KfDialect.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"

@@ -1,6 +1,12 @@
 //===- KfToLinalg.cpp - kf to linalg on tensors ---------------------------===//
 #include "passes/Passes.h"
-#include "passes/lowering/Lowering.h"
+#include "dialect/Kf/KfOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "passes/kf-to-linalg/Lowering.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/DialectConversion.h"

@@ -7,8 +7,9 @@
 // mapping on the CPU.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Passes.h"
-#include "passes/gpu/SimtEmulation.h"
+#include "test/lib/TestPasses.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "test/lib/SimtEmulation.h"
 
 #include "mlir/IR/IRMapping.h"
 
@@ -16,7 +17,7 @@
 
 namespace kfuse {
 #define GEN_PASS_DEF_KFEMULATEGPULAUNCHES
-#include "passes/Passes.h.inc"
+#include "test/lib/TestPasses.h.inc"
 } // namespace kfuse
 
 using namespace mlir;

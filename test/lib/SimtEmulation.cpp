@@ -1,5 +1,5 @@
 //===- SimtEmulation.cpp - launches with barriers, run on the host --------===//
-#include "passes/gpu/SimtEmulation.h"
+#include "test/lib/SimtEmulation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

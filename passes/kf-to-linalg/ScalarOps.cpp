@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfOps.h"
-#include "passes/lowering/Lowering.h"
+#include "passes/kf-to-linalg/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,0 +1,157 @@
+//===- RowEmitter.cpp - the code one block runs for a row kernel ---------===//
+#include "passes/gpu/RowEmitter.h"
+
+using namespace mlir;
+using namespace kfuse::gpu::rows;
+
+SmallVector<Value> RowEmitter::ivs(ArrayRef<Value> rowIvs, ArrayRef<Value> colIvs) {
+  SmallVector<Value> out;
+  unsigned r = 0, c = 0;
+  for (bool isRow : layout.isRowDim)
+    out.push_back(isRow ? rowIvs[r++] : colIvs[c++]);
+  return out;
+}
+
+void RowEmitter::loadInputs(linalg::GenericOp op, ArrayRef<Value> loopIvs, IRMapping &mapping) {
+  Block &body = op.getRegion().front();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument arg = body.getArgument(input->getOperandNumber());
+    if (arg.use_empty())
+      continue;
+    mapping.map(arg, memref::LoadOp::create(
+                         b, loc, input->get(),
+                         indices(b, loc, op.getMatchingIndexingMap(input), loopIvs)));
+  }
+}
+
+void RowEmitter::elementwise(linalg::GenericOp op, ArrayRef<Value> loopIvs) {
+  IRMapping mapping;
+  loadInputs(op, loopIvs, mapping);
+  SmallVector<Value> results = cloneBody(b, op, mapping, loopIvs);
+  for (auto [v, init] : llvm::zip(results, op.getDpsInitsMutable()))
+    memref::StoreOp::create(b, loc, v, init.get(),
+                            indices(b, loc, op.getMatchingIndexingMap(&init), loopIvs));
+}
+
+Value RowEmitter::combine(Operation *combiner, Value a, Value c) {
+  IRMapping m;
+  m.map(combiner->getOperand(0), a);
+  m.map(combiner->getOperand(1), c);
+  return b.clone(*combiner, m)->getResult(0);
+}
+
+Value RowEmitter::warpReduce(Operation *combiner, Value v) {
+  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+  for (int offset = 16; offset >= 1; offset /= 2) {
+    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
+    v = combine(combiner, v, shuffleXor(v, off, width));
+  }
+  return v;
+}
+
+Value RowEmitter::shuffleXor(Value v, Value offset, Value width) {
+  auto shuffle = [&](Value x) {
+    return ::mlir::gpu::ShuffleOp::create(b, loc, x, offset, width,
+                                          ::mlir::gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  Type t = v.getType();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  if (t.getIntOrFloatBitWidth() == 32)
+    return shuffle(v);
+  if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
+    return arith::TruncFOp::create(
+        b, loc, t, shuffle(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
+  if (t.isInteger() && t.getIntOrFloatBitWidth() < 32)
+    return arith::TruncIOp::create(b, loc, t,
+                                   shuffle(arith::ExtUIOp::create(b, loc, i32, v)));
+  // 64 bits: the low and the high half.
+  Value bits = t.isInteger() ? v : arith::BitcastOp::create(b, loc, i64, v).getResult();
+  Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
+  Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
+  Value hi = shuffle(arith::TruncIOp::create(b, loc, i32,
+                                             arith::ShRUIOp::create(b, loc, bits, c32)));
+  Value joined = arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
+      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi), c32));
+  return t.isInteger() ? joined : arith::BitcastOp::create(b, loc, t, joined).getResult();
+}
+
+Value RowEmitter::partialOf(linalg::GenericOp op, Value identity) {
+  SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
+  BlockArgument out = op.getRegion().front().getArguments().back();
+  // One step of the reduction at column `c` from `acc`.
+  auto step = [&](Value c, Value acc) {
+    SmallVector<Value> loopIvs = ivs(rowIvs, delinearize(b, loc, c, colSizes));
+    IRMapping mapping;
+    loadInputs(op, loopIvs, mapping);
+    mapping.map(out, acc);
+    return cloneBody(b, op, mapping, loopIvs)[0];
+  };
+  auto loop = [&](Value from, Value to, Value stride, ValueRange inits, auto body) {
+    return scf::ForOp::create(
+        b, loc, from, to, stride, inits,
+        [&](OpBuilder &nested, Location, Value c, ValueRange acc) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+          scf::YieldOp::create(b, loc, body(c, acc));
+        });
+  };
+  if (!isa<arith::AddFOp>(combinerOf(op)))
+    return loop(colStart, cols, colStep, identity, [&](Value c, ValueRange acc) {
+             return SmallVector<Value>{step(c, acc[0])};
+           }).getResult(0);
+  Value span = arith::MulIOp::create(
+      b, loc, colStep, arith::ConstantIndexOp::create(b, loc, kSumBlock));
+  // (sum, lost): the partial and its lost low part, both from 0.
+  scf::ForOp runs = loop(colStart, cols, span, {identity, identity},
+                         [&](Value first, ValueRange acc) {
+    Value end = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, first, span), cols);
+    Value run = loop(first, end, colStep, identity, [&](Value c, ValueRange r) {
+                  return SmallVector<Value>{step(c, r[0])};
+                }).getResult(0);
+    auto [sum, lost] = lowering::compensatedAdd(b, loc, acc[0], acc[1], run);
+    return SmallVector<Value>{sum, lost};
+  });
+  return arith::SubFOp::create(b, loc, runs.getResult(0), runs.getResult(1));
+}
+
+SmallVector<Value> RowEmitter::resultIndex(linalg::GenericOp op) {
+  SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
+  SmallVector<Value> zeros(layout.cols, arith::ConstantIndexOp::create(b, loc, 0));
+  return indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                 ivs(rowIvs, zeros));
+}
+
+void RowEmitter::reduction(linalg::GenericOp op, Value identity, Value shared) {
+  Value partial = partialOf(op, identity);
+  Value dest = op.getDpsInitOperand(0)->get();
+  SmallVector<Value> index = resultIndex(op);
+  if (host) { // one thread: its partial is the row's value
+    memref::StoreOp::create(b, loc, partial, dest, index);
+    return;
+  }
+  blockCombine(combinerOf(op), partial, identity, shared, dest, index);
+}
+
+void RowEmitter::overColumns(linalg::GenericOp op) {
+  SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
+  columns(ValueRange(), [&](ArrayRef<Value> colIvs, ValueRange) {
+    elementwise(op, ivs(rowIvs, colIvs));
+    return SmallVector<Value>();
+  });
+}
+
+void RowEmitter::overRow(linalg::GenericOp op) {
+  SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (op.getNumLoops() != layout.rows) { // rows and unit columns
+    SmallVector<Value> zeros(layout.cols, zero);
+    rowIvs = ivs(rowIvs, zeros);
+  }
+  auto first = scf::IfOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  elementwise(op, rowIvs);
+}
