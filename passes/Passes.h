@@ -1,10 +1,11 @@
-//===- Passes.h - kfuse passes and pipelines --------------------*- C++ -*-===//
+//===- Passes.h - kfuse passes ---------------------------------*- C++ -*-===//
 #ifndef KFUSE_PASSES_PASSES_H
 #define KFUSE_PASSES_PASSES_H
 
 #include "mlir/Pass/Pass.h"
-
-#include <string>
+// The enum options of kf-form-kernels and kf-kernel-report.
+#include "passes/fusion/FusionOptions.h"
+#include "passes/report/ReportFormat.h"
 
 namespace kfuse {
 
@@ -17,28 +18,8 @@ namespace kfuse {
 /// kf-decompose's rewrites, also run at the start of kf-to-linalg.
 void populateKfDecomposePatterns(mlir::RewritePatternSet &patterns);
 
-/// The stages of the GPU pipeline, each a prefix of the next.
-enum class GpuStage { Linalg, Kernels, Gpu, Ptx, Llvm };
-
-/// The textual pass pipeline (for `builtin.module`) from kf up to `until`.
-/// With `hostKernels` (the CPU runtime) kernels the GPU mapping cannot
-/// serve run as one serial launch instead of being refused.
-std::string gpuPipeline(GpuStage until, llvm::StringRef chip,
-                        llvm::StringRef fusion, unsigned blockSize,
-                        bool hostKernels = false);
-
-/// Buffers to LLVM for the host CPU, shared by the CPU pipeline, the host
-/// runtime and the GPU emulation. Without `dealloc` when deallocation
-/// already ran; `gpuHost` lowers the host side of launches and device
-/// buffers (gpu-to-llvm) too.
-std::string cpuLowering(bool dealloc, bool gpuHost);
-
-/// kf to LLVM for the host CPU through the kfuse runtime: the kernels of
-/// the GPU pipeline as host functions, launched with the same mgpu* calls.
-std::string hostRuntimePipeline(llvm::StringRef fusion, unsigned blockSize);
-
-/// Registers the named pipelines (kf-cpu-pipeline), so kfuse-opt replays
-/// exactly what the compiler runs.
+/// The named pipelines (kf-cpu-pipeline, kf-gpu-pipeline,
+/// kf-host-runtime-pipeline) and how they are built: passes/Pipelines.h.
 void registerKfusePipelines();
 
 } // namespace kfuse

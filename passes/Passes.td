@@ -93,8 +93,15 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
 // The fusion switches, shared by kf-form-kernels and kf-kernel-report so
 // that the report shows what the pass does with the same options.
 defvar KfFusionOptions = [
-  Option<"fusion", "fusion", "std::string", "\"on\"",
-         "on, or none for eager boundaries (one kernel per op)">,
+  // kfuse::fusion::FusionOptions (passes/fusion/FusionOptions.h) holds the
+  // same switches for the tools, spelled the same way.
+  Option<"fusion", "fusion", "::kfuse::fusion::FusionMode",
+         "::kfuse::fusion::FusionMode::On",
+         "on, or off for eager boundaries (one kernel per op)",
+         [{::llvm::cl::values(
+           clEnumValN(::kfuse::fusion::FusionMode::On, "on", "fuse kernels"),
+           clEnumValN(::kfuse::fusion::FusionMode::Off, "off",
+                      "eager boundaries: one kernel per op"))}]>,
   // A string, read by the passes' initialize(): llvm::cl refuses "-1" for
   // an unsigned with a message the pass manager turns into an empty error.
   Option<"maxOps", "max-ops", "std::string", "\"0\"",
@@ -156,7 +163,7 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
     ```
     After:
     ```mlir
-    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
+    %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32> {
       %0 = linalg.generic {...} ins(%a, %b ...)  // add and relu, merged
       kf.yield %0 : tensor<8xf32>
     }
@@ -165,6 +172,40 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
   let options = KfFusionOptions # [
     Option<"mergeBodies", "merge-bodies", "bool", "true",
            "merge the linalg ops inside each kernel (upstream fusion)">,
+  ];
+  // What a researcher counts (--mlir-pass-statistics): eager kernels
+  // (`ops`) against fused ones, and every producer/consumer pair by its
+  // fate, the boundaries by reason (the report's reason codes).
+  let statistics = [
+    Statistic<"numOps", "ops", "ops that eager runs as one kernel each">,
+    Statistic<"numKernels", "kernels", "kernels formed">,
+    Statistic<"numFused", "fused", "producer/consumer pairs in one kernel">,
+    Statistic<"numRecomputed", "recomputed",
+              "producers recomputed in their consumer's kernel">,
+    Statistic<"numBoundaries", "boundaries",
+              "producer/consumer pairs in different kernels">,
+    Statistic<"numFusionOff", "boundaries-fusion-off", "fusion is off">,
+    Statistic<"numRuleDisabled", "boundaries-rule-disabled",
+              "the rule that fuses them is switched off">,
+    Statistic<"numProducerReduction", "boundaries-producer-reduction",
+              "the producer is a reduction read whole">,
+    Statistic<"numDuplicateReduction", "boundaries-duplicate-reduction",
+              "fusing would compute a reduction twice">,
+    Statistic<"numReductionMismatch", "boundaries-reduction-mismatch",
+              "reductions over different dims or sizes">,
+    Statistic<"numMatmulBoundary", "boundaries-matmul-boundary",
+              "a matmul reads its operands from memory">,
+    Statistic<"numTranspose", "boundaries-transpose",
+              "a transpose is a kernel of its own">,
+    Statistic<"numReshape", "boundaries-reshape",
+              "a reshape changes the iteration space">,
+    Statistic<"numOpLimit", "boundaries-op-limit", "max-ops reached">,
+    Statistic<"numCycle", "boundaries-cycle",
+              "fusing would make a cycle between kernels">,
+    Statistic<"numAnchorConflict", "boundaries-anchor-conflict",
+              "a kernel holds one matmul or one family of reductions">,
+    Statistic<"numRowMismatch", "boundaries-row-mismatch",
+              "an op over neither the reduction's rows nor its rows x columns">,
   ];
   let dependentDialects = ["::kfuse::kf::KfDialect",
                            "::mlir::linalg::LinalgDialect"];
@@ -192,7 +233,13 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"format", "format", "std::string", "\"text\"", "text or json">,
+    Option<"format", "format", "::kfuse::report::ReportFormat",
+           "::kfuse::report::ReportFormat::Text", "text or json",
+           [{::llvm::cl::values(
+             clEnumValN(::kfuse::report::ReportFormat::Text, "text",
+                        "tables, for people"),
+             clEnumValN(::kfuse::report::ReportFormat::Json, "json",
+                        "one JSON document"))}]>,
     ListOption<"dims", "dims", "std::string",
                "values of the dynamic dims: d0=1024,d1=8">,
   ] # KfFusionOptions;
@@ -249,12 +296,16 @@ def KfCompensatedSums : Pass<"kf-compensated-sums"> {
 def KfInlineKernels : Pass<"kf-inline-kernels"> {
   let summary = "Replace each kf.kernel by its body (for the CPU path)";
   let description = [{
-    The CPU pipeline runs the ops of a kernel in place: the region is
-    spliced into its parent and its results replaced by the yielded values.
+    The CPU pipeline (kf-cpu-pipeline) runs the ops of a kernel in place:
+    the region is spliced into its parent and its results replaced by the
+    yielded values. Only the CPU pipeline does this; the GPU and host
+    runtime pipelines keep each kernel until it is a launch
+    (kf-assign-kernel-mappings, one-shot-bufferize, kf-hoist-kernel-buffers,
+    buffer-deallocation-pipeline, kf-map-kernels-to-gpu).
 
     Before:
     ```mlir
-    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
+    %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32> {
       %0 = linalg.generic ...
       kf.yield %0 : tensor<8xf32>
     }
@@ -266,62 +317,101 @@ def KfInlineKernels : Pass<"kf-inline-kernels"> {
   }];
 }
 
-def KfTagGpuKernels : Pass<"kf-tag-gpu-kernels", "mlir::ModuleOp"> {
-  let summary = "Check that each kernel can be mapped to the GPU and name its op";
+def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp"> {
+  let summary = "Decide, on tensors, how each kernel is launched";
   let description = [{
-    Runs after kf-form-kernels, on tensors, before the kernels are spliced
-    in place and bufferized: each `kf.kernel` must be pointwise; its
-    linalg.generic ops get the kernel's name as `kf.kernel`, which survives
-    bufferization and names the GPU kernel. Several pointwise linalg ops
-    (a kernel with several outputs) are accepted when they iterate over the
-    same shape and read each other's results only at the element being
-    computed. Kernels the GPU mapping does not handle yet (reductions,
-    matmuls, transposes) are refused with the kernel's name.
+    The one analysis of a kernel for the GPU, right after kf-form-kernels:
+    each `kf.kernel`'s linalg ops are checked against the mappings and the
+    one that serves it is stored on the kernel as its `mapping`:
 
-    With `serial-fallback` (the host CPU runtime), a kernel the flat
-    mapping cannot serve is not refused: its ops are also marked
-    `kf.serial`, and kf-map-kernels-to-gpu runs it as one launch of one
-    thread.
+    - `flat`: pointwise and transpose kernels whose ops iterate over one
+      shape and read each other's results only at the element being
+      computed;
+    - `row`: reduction kernels whose ops share rows (a block per row);
+    - `two_stage`: a full reduction with elementwise ops before it and over
+      its result after it (block partials, then one block);
+    - `matmul`: a fill, a 2-D linalg.matmul and an elementwise epilogue;
+    - `serial` (with `serial-fallback`, the host runtime only): any other
+      kernel, run as one launch of one thread.
+
+    Without `serial-fallback`, a kernel no mapping serves is refused with
+    its name and the reason. Nothing later decides again:
+    kf-map-kernels-to-gpu builds the launch the mapping names.
 
     Before:
     ```mlir
-    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
-      %0 = linalg.generic {...}
-      kf.yield %0 : tensor<8xf32>
-    }
+    %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32> {...}
     ```
-    After: the same, with `{kf.kernel = "pointwise_add_relu_0"}` on the
-    linalg.generic.
+    After:
+    ```mlir
+    %c = kf.kernel "pointwise_add_relu_0" kind pointwise mapping flat -> tensor<8xf32> {...}
+    ```
   }];
   let options = [
     Option<"serialFallback", "serial-fallback", "bool", "false",
-           "mark kernels the flat mapping cannot serve kf.serial instead of "
-           "refusing them (host CPU kernels only)">,
+           "map kernels no mapping serves `serial` instead of refusing "
+           "them (host CPU kernels only)">,
   ];
 }
 
-def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
-  let summary = "Turn each named pointwise linalg op on memrefs into one gpu.launch";
+def KfHoistKernelBuffers : Pass<"kf-hoist-kernel-buffers"> {
+  let summary = "Allocate a bufferized kernel's buffers before it; the kernel returns nothing";
   let description = [{
-    A kernel's iteration space is flattened: thread `t = blockIdx.x *
-    blockDim.x + threadIdx.x` (index, 64 bits on the device, so more than
-    2^31 elements are fine) computes the `vector-width` elements from
-    `t * vector-width`, delinearized into the loop indices where needed.
-    When every access is contiguous (identity maps, no broadcast), a thread
-    that has all its elements reads and writes them with one vector access
-    per operand (`vector<4xf32>`, alignment 16: a 128-bit `ld.global.v4`);
-    otherwise, and for the last partial vector, element by element up to
-    the end (the masked tail). The grid is
-    `max(ceil(n / (block-size * vector-width)), 1)` blocks, computed at
-    launch from the actual sizes, so one kernel serves every length. The
-    alignment is a promise the allocations keep: kfuse's buffers are 16-byte
-    aligned or better (cudaMalloc gives 256). The launch names
-    its outlined function after the kernel; all kernels of a program go to
-    one module, `kfuse_kernels` (one PTX module per program).
+    Runs after one-shot-bufferize and before buffer-deallocation-pipeline.
+    One-shot bufferization allocates a kernel's buffers inside its region,
+    where its tensors were made; a launch cannot allocate. Each allocation
+    moves before its kernel (with the side-effect-free index arithmetic its
+    sizes need), the kernel's results are replaced by the buffers it
+    yields, and the kernel returns nothing. Upstream deallocation then
+    frees every buffer after the kernel, never inside it, and clones
+    nothing. A kernel whose buffers cannot move (a size computed by the
+    kernel's own ops) is refused.
 
-    The ops of a multi-output kernel run one after the other in the same
-    thread; a value one stores and the next reads at the same element is
-    passed in a register.
+    Before:
+    ```mlir
+    %r = kf.kernel "pointwise_exp_0" kind pointwise mapping flat -> memref<8xf32> {
+      %a = memref.alloc() : memref<8xf32>
+      linalg.generic ... outs(%a : memref<8xf32>)
+      kf.yield %a : memref<8xf32>
+    }
+    ```
+    After:
+    ```mlir
+    %a = memref.alloc() : memref<8xf32>
+    kf.kernel "pointwise_exp_0" kind pointwise mapping flat {
+      linalg.generic ... outs(%a : memref<8xf32>)
+    }
+    ```
+  }];
+}
+
+def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
+  let summary = "Replace each bufferized kf.kernel by its gpu.launch, by its mapping";
+  let description = [{
+    One rewrite pattern per mapping (flat, row, two_stage, matmul, serial;
+    decided by kf-assign-kernel-mappings) replaces a bufferized kernel (no
+    results, its buffers allocated before it: kf-hoist-kernel-buffers) by
+    its launch; the launch names its outlined function after the kernel
+    and all kernels of a program go to one module, `kfuse_kernels` (one
+    PTX module per program). Deallocation ran before on whole kernels, so
+    every free is already after the launch.
+
+    The flat mapping: the kernel's iteration space is flattened; thread
+    `t = blockIdx.x * blockDim.x + threadIdx.x` (index, 64 bits on the
+    device, so more than 2^31 elements are fine) computes the
+    `vector-width` elements from `t * vector-width`, delinearized into the
+    loop indices where needed. When every access is contiguous (identity
+    maps, no broadcast), a thread that has all its elements reads and
+    writes them with one vector access per operand (`vector<4xf32>`,
+    alignment 16: a 128-bit `ld.global.v4`); otherwise, and for the last
+    partial vector, element by element up to the end (the masked tail). The
+    grid is `max(ceil(n / (block-size * vector-width)), 1)` blocks, computed
+    at launch from the actual sizes, so one kernel serves every length. The
+    alignment is a promise the allocations keep: kfuse's buffers are
+    16-byte aligned or better (cudaMalloc gives 256). The ops of a
+    multi-output kernel run one after the other in the same thread; a value
+    one stores and the next reads at the same element is passed in a
+    register. Row, two-stage and matmul kernels: see docs/ARCHITECTURE.md.
 
     Upstream's `convert-parallel-loops-to-gpu` launches one thread per block
     unless the loops are tiled first, and loses the kernel's name; this pass
@@ -329,8 +419,10 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
 
     Before:
     ```mlir
-    linalg.generic {...} ins(%a, %b : memref<?xf32>, memref<?xf32>)
-        outs(%c : memref<?xf32>) attrs = {kf.kernel = "pointwise_add_0"} {...}
+    kf.kernel "pointwise_add_0" kind pointwise mapping flat {
+      linalg.generic {...} ins(%a, %b : memref<?xf32>, memref<?xf32>)
+          outs(%c : memref<?xf32>) {...}
+    }
     ```
     After:
     ```mlir
@@ -342,6 +434,15 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
     }
     ```
   }];
+  let statistics = [
+    Statistic<"numFlat", "flat-kernels", "Kernels launched flat">,
+    Statistic<"numRow", "row-kernels", "Kernels launched a block per row">,
+    Statistic<"numTwoStage", "two-stage-kernels",
+              "Kernels launched in two stages (full reductions)">,
+    Statistic<"numMatmul", "matmul-kernels", "Kernels launched as matmul tiles">,
+    Statistic<"numSerial", "serial-kernels",
+              "Kernels launched as one serial thread (host runtime)">,
+  ];
   let options = [
     Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
     Option<"vectorWidth", "vector-width", "unsigned", "4",
@@ -354,20 +455,6 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::affine::AffineDialect"];
-}
-
-def KfCheckGpuTarget : Pass<"kf-check-gpu-target", "mlir::ModuleOp"> {
-  let summary = "Refuse a GPU chip kfuse does not emit PTX for";
-  let description = [{
-    The first pass of kf-gpu-pipeline: it fails, before any IR is touched,
-    when `chip` is not one kfuse supports (sm_75, sm_80, sm_86, sm_87,
-    sm_89, sm_90, all with PTX ISA 8.0). The NVPTX backend aborts the
-    process on a chip/PTX combination it does not support; this turns that
-    into an error message.
-  }];
-  let options = [
-    Option<"chip", "chip", "std::string", "\"sm_75\"", "the GPU chip">,
-  ];
 }
 
 def KfDeviceBuffers : Pass<"kf-device-buffers", "mlir::ModuleOp"> {

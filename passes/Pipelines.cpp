@@ -1,171 +1,219 @@
-//===- Pipelines.cpp - named kfuse pipelines ------------------------------===//
+//===- Pipelines.cpp - kfuse's pipelines, built from one options struct ---===//
 //
-// Pipelines are registered by name so that kfuse-opt replays exactly what
-// the compiler runs. They are written as upstream pass pipelines so every
-// stage can also be run one pass at a time.
+// Each stage is a list of passes added in C++ with their options structs
+// (see Pipelines.h); the named pipelines registered here build the same
+// lists, so kfuse-opt replays exactly what kfuse-compile runs.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/Pipelines.h"
 #include "passes/Passes.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "passes/gpu/GpuTarget.h"
 
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace kfuse;
 
-namespace {
-struct CpuPipelineOptions : PassPipelineOptions<CpuPipelineOptions> {
-  Option<std::string> fusion{
-      *this, "fusion",
-      llvm::cl::desc("on: form fused kernels; none: eager (one per op)"),
-      llvm::cl::init("on")};
-};
-
-/// Kernels spliced in place and bufferized with identity layouts across
-/// function boundaries: shared by the CPU and GPU pipelines.
-constexpr const char *kBufferize =
-    "kf-inline-kernels,"
-    "canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},";
-
-} // namespace
-
-/// Deallocation, loops, and the math ops the LLVM dialect lacks (erf, tanh,
-/// ipowi) as libm calls or functions.
-std::string kfuse::cpuLowering(bool dealloc, bool gpuHost) {
-  return std::string(dealloc ? "buffer-deallocation-pipeline,"
-                               "convert-bufferization-to-memref," // its clones
-                             : "") +
-         "kf-compensated-sums,"
-         "convert-linalg-to-loops,"
-         "expand-strided-metadata,"
-         "lower-affine,"
-         "convert-scf-to-cf,"
-         "convert-vector-to-llvm,"
-         "convert-math-to-funcs{convert-ctlz=false},"
-         "convert-math-to-llvm,"
-         "convert-math-to-libm,"
-         "finalize-memref-to-llvm," +
-         (gpuHost ? "gpu-to-llvm," : "") +
-         "convert-to-llvm,"
-         "reconcile-unrealized-casts";
+FailureOr<PipelineOptions>
+kfuse::checkPipelineOptions(PipelineOptions options,
+                            llvm::function_ref<void(const llvm::Twine &)> refuse) {
+  if (auto why = kfuse::gpu::checkChip(options.chip)) {
+    refuse(*why);
+    return failure();
+  }
+  if (options.blockSize == 0 || options.blockSize > 1024 ||
+      options.blockSize % 32 != 0) {
+    refuse("block-size must be a multiple of 32 from 32 to 1024, got " +
+           llvm::Twine(options.blockSize));
+    return failure();
+  }
+  return options;
 }
 
-namespace {
-/// kf to LLVM for the host CPU. Kernels are formed as for the GPU (so the
-/// CPU runs the same fused computations) and then spliced back in place;
-/// bufferization and cpuLowering follow.
-std::string cpuPipeline(const CpuPipelineOptions &options) {
-  return "kf-to-linalg,"
-         "kf-form-kernels{fusion=" + options.fusion.getValue() + "}," +
-         kBufferize + kfuse::cpuLowering(/*dealloc=*/true, /*gpuHost=*/false);
-}
-struct GpuPipelineOptions : PassPipelineOptions<GpuPipelineOptions> {
-  Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU chip (sm_75 .. sm_90)"),
-                           llvm::cl::init(kfuse::gpu::kDefaultChip)};
-  Option<std::string> fusion{
-      *this, "fusion",
-      llvm::cl::desc("on: form fused kernels; none: eager (one per op)"),
-      llvm::cl::init("on")};
-  Option<unsigned> blockSize{*this, "block-size",
-                             llvm::cl::desc("threads per block"),
-                             llvm::cl::init(256)};
-};
-} // namespace
-
-std::string kfuse::gpuPipeline(GpuStage until, llvm::StringRef chip,
-                               llvm::StringRef fusion, unsigned blockSize,
-                               bool hostKernels) {
-  std::string p =
-      "kf-check-gpu-target{chip=" + chip.str() + "},"
-      "kf-to-linalg,";
-  if (until == GpuStage::Linalg)
-    return p.substr(0, p.size() - 1);
-  p += "kf-form-kernels{fusion=" + fusion.str() + "},";
-  if (until == GpuStage::Kernels)
-    return p.substr(0, p.size() - 1); // drop the trailing comma
-  // Each kernel becomes one gpu.launch named after it, then a gpu.func; the
-  // host's buffers become device buffers, all on one stream.
-  p += std::string("kf-tag-gpu-kernels{serial-fallback=") +
-       (hostKernels ? "true" : "false") + "}," + kBufferize +
-       // Deallocation runs on linalg (it does not know gpu.barrier); the
-       // mapping then moves the frees a launch needs after it.
-       "buffer-deallocation-pipeline,"
-       "kf-map-kernels-to-gpu{block-size=" + std::to_string(blockSize) +
-       (hostKernels ? " host=true" : "") + "},"
-       "convert-bufferization-to-memref,"
-       // Integer pow (math.ipowi) as a function; outlining copies it into
-       // the kernel module.
-       "convert-math-to-funcs{convert-ctlz=false},"
-       "gpu-kernel-outlining,"
-       "kf-device-buffers,"
-       "func.func(gpu-async-region),";
-  if (until == GpuStage::Gpu)
-    return p.substr(0, p.size() - 1); // drop the trailing comma
-  // Device code to NVVM and PTX text (gpu-module-to-binary, format isa),
-  // with 64-bit indices so that more than 2^31 elements are addressable.
-  p += "lower-affine,"
-       "convert-scf-to-cf,"
-       "nvvm-attach-target{chip=" + chip.str() + " features=" +
-       kfuse::gpu::kPtxFeatures + "},"
-       "gpu.module(convert-gpu-to-nvvm{index-bitwidth=64}),"
-       "reconcile-unrealized-casts,"
-       "gpu-module-to-binary{format=isa" +
-       (kfuse::gpu::cudaToolkitPath().empty()
-            ? std::string()
-            : " toolkit=" + kfuse::gpu::cudaToolkitPath()) +
-       "},";
-  if (until == GpuStage::Ptx)
-    return p.substr(0, p.size() - 1); // drop the trailing comma
-  // Host code: kernel launches become mgpu* runtime calls.
-  p += "expand-strided-metadata,"
-       "lower-affine," // the index math of collapsed and expanded views
-       "finalize-memref-to-llvm,"
-       "gpu-to-llvm,"
-       "convert-to-llvm,"
-       "reconcile-unrealized-casts";
-  return p;
+/// Integer pow (math.ipowi) as a function, which the LLVM dialect lacks.
+static std::unique_ptr<Pass> createMathToFuncs() {
+  ConvertMathToFuncsOptions options;
+  options.convertCtlz = false;
+  return createConvertMathToFuncs(options);
 }
 
-std::string kfuse::hostRuntimePipeline(llvm::StringRef fusion,
-                                       unsigned blockSize) {
-  return gpuPipeline(GpuStage::Gpu, kfuse::gpu::kDefaultChip, fusion,
-                     blockSize, /*hostKernels=*/true) +
-         ",kf-host-kernels," + cpuLowering(/*dealloc=*/false, /*gpuHost=*/true) +
-         ",kf-host-kernel-abi";
+/// Bufferization across function boundaries with identity layouts.
+static std::unique_ptr<Pass> createBufferize() {
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  return bufferization::createOneShotBufferizePass(options);
+}
+
+void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) {
+  if (dealloc) {
+    bufferization::buildBufferDeallocationPipeline(
+        pm, bufferization::BufferDeallocationPipelineOptions());
+    pm.addPass(createConvertBufferizationToMemRefPass()); // its clones
+  }
+  pm.addPass(createKfCompensatedSums());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  // The math ops the LLVM dialect lacks (erf, tanh, ipowi) as libm calls
+  // or functions.
+  pm.addPass(createMathToFuncs());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  if (gpuHost)
+    pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void kfuse::buildCpuPipeline(OpPassManager &pm,
+                             const fusion::FusionOptions &fusion) {
+  pm.addPass(createKfToLinalg());
+  pm.addPass(createKfFormKernels(fusion::toPassOptions(fusion)));
+  pm.addPass(createKfInlineKernels());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBufferize());
+  addCpuLoweringPasses(pm, /*dealloc=*/true, /*gpuHost=*/false);
+}
+
+void kfuse::addLaunchPasses(OpPassManager &pm, const PipelineOptions &options) {
+  addGpuMappingPasses(pm, options);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  // Outlining copies the function into the kernel module.
+  pm.addPass(createMathToFuncs());
+}
+
+/// Device code to NVVM and PTX text (gpu-module-to-binary, format isa),
+/// with 64-bit indices so that more than 2^31 elements are addressable.
+static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = kfuse::gpu::kPtxFeatures;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 64;
+  pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  binary.toolkitPath = kfuse::gpu::cudaToolkitPath();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+/// The host code of the GPU target: launches become mgpu* runtime calls.
+static void addGpuHostPasses(OpPassManager &pm) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass()); // collapsed and expanded views' index math
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
+                           const PipelineOptions &options) {
+  bool host = options.target == Target::Host;
+  switch (stage) {
+  case Stage::Linalg:
+    pm.addPass(createKfToLinalg());
+    return;
+  case Stage::Kernels:
+    pm.addPass(createKfFormKernels(fusion::toPassOptions(options.fusion)));
+    return;
+  case Stage::Gpu:
+    // Each kernel becomes one gpu.launch named after it, then a gpu.func;
+    // the host's buffers become device buffers, all on one stream.
+    addLaunchPasses(pm, options);
+    pm.addPass(createGpuKernelOutliningPass());
+    pm.addPass(createKfDeviceBuffers());
+    pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+    return;
+  case Stage::Ptx:
+    if (!host) // the host runtime's kernels are host functions
+      addPtxPasses(pm, options);
+    return;
+  case Stage::Llvm:
+    if (!host)
+      return addGpuHostPasses(pm);
+    // Kernels as host functions, launched with the same mgpu* calls.
+    pm.addPass(createKfHostKernels());
+    addCpuLoweringPasses(pm, /*dealloc=*/false, /*gpuHost=*/true);
+    pm.addPass(createKfHostKernelAbi());
+    return;
+  }
+}
+
+void kfuse::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  for (Stage stage :
+       {Stage::Linalg, Stage::Kernels, Stage::Gpu, Stage::Ptx, Stage::Llvm})
+    if (stage <= options.until)
+      addStagePasses(pm, stage, options);
+}
+
+FailureOr<PipelineOptions>
+kfuse::toPipelineOptions(const HostPipelineOptions &cl, Target target,
+                         llvm::function_ref<void(const llvm::Twine &)> refuse) {
+  FailureOr<fusion::FusionOptions> fusion = cl.fusionOptions(refuse);
+  if (failed(fusion))
+    return failure();
+  PipelineOptions options;
+  options.fusion = *fusion;
+  options.blockSize = cl.blockSize;
+  options.target = target;
+  return checkPipelineOptions(options, refuse);
 }
 
 void kfuse::registerKfusePipelines() {
-  PassPipelineRegistration<GpuPipelineOptions>(
+  registerPipeline<GpuPipelineOptions>(
       "kf-gpu-pipeline",
       "Lower kf to NVVM/PTX (device) and LLVM with mgpu* calls (host): "
       "kernels, bufferization, one gpu.launch per kernel, outlining, PTX",
-      [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        if (failed(parsePassPipeline(
-                gpuPipeline(GpuStage::Llvm, options.chip, options.fusion,
-                            options.blockSize),
-                pm)))
-          llvm::report_fatal_error("kf-gpu-pipeline does not parse");
-      });
-  PassPipelineRegistration<GpuPipelineOptions>(
+      [](const GpuPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
+        FailureOr<fusion::FusionOptions> fusion = cl.fusionOptions(refuse);
+        if (failed(fusion))
+          return failure();
+        PipelineOptions options;
+        options.fusion = *fusion;
+        options.chip = cl.chip;
+        options.blockSize = cl.blockSize;
+        return checkPipelineOptions(options, refuse);
+      },
+      buildPipeline);
+  registerPipeline<HostPipelineOptions>(
       "kf-host-runtime-pipeline",
       "Lower kf to LLVM for the host CPU through the kfuse runtime: the GPU "
       "pipeline's kernels become host functions run block by block, "
       "launched with the same mgpu* calls",
-      [](OpPassManager &pm, const GpuPipelineOptions &options) {
-        if (failed(parsePassPipeline(
-                hostRuntimePipeline(options.fusion, options.blockSize), pm)))
-          llvm::report_fatal_error("kf-host-runtime-pipeline does not parse");
-      });
-  PassPipelineRegistration<CpuPipelineOptions>(
+      [](const HostPipelineOptions &cl, auto refuse) {
+        return toPipelineOptions(cl, Target::Host, refuse);
+      },
+      buildPipeline);
+  registerPipeline<CpuPipelineOptions>(
       "kf-cpu-pipeline",
       "Lower kf to the LLVM dialect for the host CPU (kf-to-linalg, "
       "kf-form-kernels, one-shot bufferization, loops, LLVM)",
-      [](OpPassManager &pm, const CpuPipelineOptions &options) {
-        if (failed(parsePassPipeline(cpuPipeline(options), pm)))
-          llvm::report_fatal_error("kf-cpu-pipeline does not parse");
+      [](const CpuPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
+        FailureOr<fusion::FusionOptions> fusion = cl.fusionOptions(refuse);
+        if (failed(fusion))
+          return failure();
+        PipelineOptions options;
+        options.fusion = *fusion;
+        return options;
+      },
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        buildCpuPipeline(pm, options.fusion);
       });
 }

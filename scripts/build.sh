@@ -8,5 +8,8 @@ if [ ! -f build/build.ninja ]; then
   cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++
 fi
+# The tools, and everything `cmake --install` copies (test/Install installs
+# this build): the libraries and generated headers are built for the tools,
+# and named here so that the install stays complete if a tool stops using one.
 ninja -C build -j "${KFUSE_JOBS:-2}" kfuse-opt kfuse-compile kfuse-run kfuse_fake_cuda \
-  KfDialectDocGen KfusePassesDocGen
+  KfDialect KfusePasses kfuse_runtime KfDialectDocGen KfusePassesDocGen

@@ -83,6 +83,20 @@ config.substitutions.append(("%kf-fuzz", python_tool("kf_fuzz.py")))
 llvm_config.add_tool_substitutions(
     ["kfuse-opt", "kfuse-compile", "kfuse-run"], [config.kfuse_tools_dir]
 )
+
+# Pass statistics (--mlir-pass-statistics) are compiled out of LLVM builds
+# without assertions or LLVM_FORCE_ENABLE_STATS, as the packaged ones are:
+# tests of kfuse's statistics run where kfuse-opt prints them.
+import subprocess
+try:
+    probe = subprocess.run(
+        [os.path.join(config.kfuse_tools_dir, "kfuse-opt"), "--kf-form-kernels",
+         "--mlir-pass-statistics", "-o", os.devnull],
+        input="", capture_output=True, text=True, timeout=60)
+    if "KfFormKernels" in probe.stderr:
+        config.available_features.add("pass-statistics")
+except (OSError, subprocess.SubprocessError):
+    pass
 llvm_config.add_tool_substitutions(
     ["mlir-runner", "not", "FileCheck", "count"], [config.llvm_tools_dir]
 )

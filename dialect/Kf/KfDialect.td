@@ -31,6 +31,12 @@ def Kf_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let hasCanonicalizer = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // Every attribute below is checked by verifyOperationAttribute.
+  let hasOperationAttrVerify = 1;
+  // The attributes the passes leave on ops they do not own, with generated
+  // accessors (KfDialect::FinishesAttrHelper, ...): no name is spelled out
+  // as a string anywhere else.
   // `kf.finishes` marks the elementwise linalg op that completes a reduction
   // or matmul in the same eager kernel: mean's division by the count, and
   // the rounding of an f32 accumulator to f16/bf16. Kernel formation keeps
@@ -38,8 +44,17 @@ def Kf_Dialect : Dialect {
   // `kf.stable_shift` marks the max that kf-decompose subtracts in softmax
   // and log_softmax: over an empty dim it may give -inf (nothing reads it)
   // instead of the run-time error a user's max over an empty dim gets.
+  // `kf.op` names the eager op (PyTorch's) a linalg op stands for: "add",
+  // "sum", ... (kf-to-linalg); kernel names and the report use it.
+  // (A kernel lists them in its inherent `ops`, in program order.)
+  // `kf.boundaries` lists a function's `#kf.boundary`s (kf-form-kernels).
+  // `kf.host_kernel` names the kernel a host function runs one block of
+  // (kf-host-kernels, read by kf-host-kernel-abi).
   let discardableAttrs = (ins "::mlir::UnitAttr":$finishes,
-                              "::mlir::UnitAttr":$stable_shift);
+                              "::mlir::UnitAttr":$stable_shift,
+                              "::mlir::StringAttr":$op,
+                              "::mlir::ArrayAttr":$boundaries,
+                              "::mlir::StringAttr":$host_kernel);
 }
 
 // Every tensor of a kf op (and of its function's signature) has at most

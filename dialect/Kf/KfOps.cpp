@@ -276,10 +276,5 @@ LogicalResult KernelOp::verify() {
     return emitOpError("yields ")
            << yield.getValues().getTypes() << " but its results are "
            << getResultTypes();
-  static constexpr llvm::StringLiteral kinds[] = {"pointwise", "reduction",
-                                                  "matmul", "transpose"};
-  if (!llvm::is_contained(kinds, getKind()))
-    return emitOpError("kind '") << getKind()
-           << "' is not one of pointwise, reduction, matmul, transpose";
   return success();
 }

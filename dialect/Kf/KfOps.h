@@ -2,9 +2,11 @@
 #ifndef KFUSE_DIALECT_KF_KFOPS_H
 #define KFUSE_DIALECT_KF_KFOPS_H
 
+#include "dialect/Kf/KfAttrs.h"
 #include "dialect/Kf/KfDialect.h"
 #include "dialect/Kf/KfTypeRules.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/PatternMatch.h"

@@ -3,11 +3,13 @@
 #define KFUSE_KF_OPS_TD
 
 include "dialect/Kf/KfDialect.td"
+include "dialect/Kf/KfAttrs.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Types and traits
@@ -385,9 +387,14 @@ def Kf_LayerNormOp : Kf_Op<"layer_norm",
 // Kernel regions (made by kf-form-kernels on linalg-on-tensors)
 //===----------------------------------------------------------------------===//
 
+// kf.kernel and kf.yield bufferize as scf.execute_region and scf.yield do
+// (KfBufferization.cpp): the kernel survives bufferization, on buffers.
 def Kf_KernelOp : Kf_Op<"kernel", [
     SingleBlockImplicitTerminator<"YieldOp">,
-    RecursiveMemoryEffects, RecursivelySpeculatable]> {
+    RecursiveMemoryEffects, RecursivelySpeculatable,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["getAliasingOpOperands", "getBufferType", "bufferize"]>]> {
   let summary = "one GPU kernel: the ops that run in one launch";
   let description = [{
     A kernel region groups the linalg ops that kfuse runs as one kernel (in
@@ -399,29 +406,53 @@ def Kf_KernelOp : Kf_Op<"kernel", [
     `name` says what the kernel does (its kind and its ops in program
     order, then an index unique in the module), as in Inductor's
     `triton_poi_fused_add_relu_0`; `kind` is pointwise, reduction, matmul or
-    transpose.
+    transpose; `ops` lists the eager ops it holds, in program order (the
+    report's); `mapping`, once decided (before bufferization), says how the
+    kernel is launched: flat, row, two_stage, matmul or serial.
 
     ```mlir
-    %c = kf.kernel "pointwise_add_relu_0" kind "pointwise" -> tensor<8xf32> {
+    %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32>
+        attributes {ops = ["add", "relu"]} {
       %0 = linalg.generic ... // add
       %1 = linalg.generic ... // relu
       kf.yield %1 : tensor<8xf32>
     }
     ```
+
+    The kernel survives bufferization: one-shot-bufferize makes the same
+    region on buffers (its results memrefs, as scf.execute_region's);
+    kf-hoist-kernel-buffers then allocates its buffers before it and
+    drops its results, so that a bufferized kernel returns nothing and
+    reads and writes buffers that exist before it, as its launch will:
+
+    ```mlir
+    %a = memref.alloc() : memref<8xf32>
+    kf.kernel "pointwise_add_relu_0" kind pointwise mapping flat {
+      linalg.generic ... outs(%a : memref<8xf32>)
+    }
+    ```
   }];
-  let arguments = (ins StrAttr:$sym_name, StrAttr:$kind);
-  let results = (outs Variadic<AnyRankedTensor>:$results);
+  // `ops`: the eager ops it holds ("add", "relu"), in program order; they
+  // outlive the merging of its linalg ops (kf-form-kernels).
+  let arguments = (ins StrAttr:$sym_name, Kf_KernelKind:$kind,
+                       OptionalAttr<Kf_KernelMapping>:$mapping,
+                       OptionalAttr<StrArrayAttr>:$ops);
+  let results = (outs Variadic<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name `kind` $kind (`->` type($results)^)? attr-dict-with-keyword $body
+    $sym_name `kind` $kind (`mapping` $mapping^)? (`->` type($results)^)?
+    attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
 }
 
 def Kf_YieldOp : Kf_Op<"yield", [Pure, Terminator, HasParent<"KernelOp">,
-                                 ReturnLike]> {
+                                 ReturnLike,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+         "getAliasingValues", "mustBufferizeInPlace", "bufferize"]>]> {
   let summary = "the values a kernel writes to memory";
-  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let arguments = (ins Variadic<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
   let builders = [OpBuilder<(ins), [{ /* yields nothing */ }]>];
 }

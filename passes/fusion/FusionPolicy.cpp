@@ -14,30 +14,20 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Debug.h"
+
+// The decisions of kf-form-kernels: `-debug-only=kf-form-kernels`.
+#define DEBUG_TYPE "kf-form-kernels"
 
 using namespace mlir;
 using kfuse::analysis::Poly;
 
 namespace kfuse::fusion {
 
-StringRef reasonCode(Reason r) {
-  switch (r) {
-  case Reason::Fused: return "fused";
-  case Reason::Recomputed: return "recomputed";
-  case Reason::FusionOff: return "fusion-off";
-  case Reason::RuleDisabled: return "rule-disabled";
-  case Reason::ProducerReduction: return "producer-reduction";
-  case Reason::DuplicateReduction: return "duplicate-reduction";
-  case Reason::ReductionMismatch: return "reduction-mismatch";
-  case Reason::MatmulBoundary: return "matmul-boundary";
-  case Reason::Transpose: return "transpose";
-  case Reason::Reshape: return "reshape";
-  case Reason::OpLimit: return "op-limit";
-  case Reason::Cycle: return "cycle";
-  case Reason::AnchorConflict: return "anchor-conflict";
-  case Reason::RowMismatch: return "row-mismatch";
-  }
-  llvm_unreachable("unknown reason");
+std::string reasonCode(Reason r) {
+  std::string code = kf::stringifyBoundaryReason(r).str();
+  llvm::replace(code, '_', '-'); // the IR's fusion_off is the report's fusion-off
+  return code;
 }
 
 std::string reasonWords(Reason r, StringRef rule) {
@@ -120,11 +110,15 @@ public:
         plan.decisions[i] = localRule(g.edges[i]);
         if (plan.decisions[i].reason != Reason::Fused)
           separate.push_back({g.edges[i].producer, g.edges[i].consumer,
-                              plan.decisions[i].reason});
+                              plan.decisions[i]});
       }
       for (size_t i = begin; i < end; ++i)
         if (plan.decisions[i].reason == Reason::Fused)
           plan.decisions[i] = merge(g.edges[i], plan.decisions[i]);
+      LLVM_DEBUG({
+        for (size_t i = begin; i < end; ++i)
+          debugDecision(g.edges[i], plan.decisions[i]);
+      });
       begin = end;
     }
     // A merge refused early may have happened later through another edge.
@@ -158,11 +152,18 @@ private:
   /// Producer/consumer pairs a rule refused: never in one kernel.
   struct Separation {
     unsigned producer, consumer;
-    Reason reason;
+    EdgeDecision decision; // the reason and, when switched off, the rule
   };
   std::vector<Separation> separate;
 
   EdgeDecision refuse(Reason r, StringRef rule = {}) { return {r, rule.str()}; }
+
+  void debugDecision(const Edge &e, const EdgeDecision &d) {
+    llvm::dbgs() << "[" DEBUG_TYPE "] " << g.nodes[e.producer].opName << "#"
+                 << e.producer << " -> " << g.nodes[e.consumer].opName << "#"
+                 << e.consumer << ": " << reasonCode(d.reason) << ": "
+                 << reasonWords(d.reason, d.rule) << "\n";
+  }
 
   EdgeDecision rule(StringRef name, bool enabled) {
     return enabled ? EdgeDecision{Reason::Fused, name.str()}
@@ -264,27 +265,29 @@ private:
     return false;
   }
 
-  Reason canMerge(unsigned a, unsigned b) {
+  /// Fused, or why groups a and b cannot be one kernel (with the rule that
+  /// keeps them apart when a switched-off rule does).
+  EdgeDecision canMerge(unsigned a, unsigned b) {
     const Group &x = groups[a], &y = groups[b];
     if (opt.maxOps && x.nodes.size() + y.nodes.size() > opt.maxOps)
-      return Reason::OpLimit;
+      return refuse(Reason::OpLimit);
     if (x.hasMatmul && y.hasMatmul)
-      return Reason::MatmulBoundary;
+      return refuse(Reason::MatmulBoundary);
     if ((x.hasMatmul && y.reduction) || (y.hasMatmul && x.reduction))
-      return Reason::AnchorConflict;
+      return refuse(Reason::AnchorConflict);
     if (x.reduction && y.reduction && !sameReduction(*x.reduction, *y.reduction))
-      return Reason::ReductionMismatch;
+      return refuse(Reason::ReductionMismatch);
     if (std::optional<unsigned> r = x.reduction ? x.reduction : y.reduction)
       if (!fitsRows(x, *r) || !fitsRows(y, *r))
-        return Reason::RowMismatch;
+        return refuse(Reason::RowMismatch);
     for (const Separation &sep : separate) {
       unsigned gp = groupOf[sep.producer], gc = groupOf[sep.consumer];
       if ((gp == a && gc == b) || (gp == b && gc == a))
-        return sep.reason;
+        return sep.decision;
     }
     if (makesCycle(a, b))
-      return Reason::Cycle;
-    return Reason::Fused;
+      return refuse(Reason::Cycle);
+    return refuse(Reason::Fused);
   }
 
   void join(unsigned a, unsigned b) {
@@ -311,8 +314,8 @@ private:
     unsigned a = groupOf[e.producer], b = groupOf[e.consumer];
     if (a == b)
       return local;
-    Reason r = canMerge(a, b);
-    if (r == Reason::Fused) {
+    EdgeDecision r = canMerge(a, b);
+    if (r.reason == Reason::Fused) {
       join(a, b);
       return local;
     }
@@ -322,7 +325,7 @@ private:
     bool shared = groups[a].nodes.size() > 1;
     if (shared && (p.kind == KernelKind::Reduction || p.kind == KernelKind::Matmul))
       return refuse(Reason::DuplicateReduction);
-    return refuse(r);
+    return r;
   }
 
   /// Bytes at typical sizes (every dynamic dim 1024), for comparisons only.
@@ -381,6 +384,11 @@ private:
       });
       if (onlyReader)
         keep += typicalBytes(result);
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] recompute " << p.opName << "#"
+                 << e.producer << " in the kernel of " << e.consumer
+                 << "? reads " << dup << " bytes more, saves " << keep
+                 << (dup < keep ? ": yes\n" : ": no\n"));
       if (dup < keep) {
         plan.decisions[i] = {Reason::Recomputed, "recompute"};
         plan.recomputed.push_back(i);

@@ -2,42 +2,16 @@
 #ifndef KFUSE_PASSES_FUSION_FUSIONPOLICY_H
 #define KFUSE_PASSES_FUSION_FUSIONPOLICY_H
 
+#include "passes/fusion/FusionOptions.h"
 #include "passes/fusion/KernelGraph.h"
 
 namespace kfuse::fusion {
 
-/// The switches a researcher can turn: each rule on its own, a limit on ops
-/// per kernel, and fusion as a whole (off gives eager's boundaries).
-struct FusionOptions {
-  bool enabled = true;
-  unsigned maxOps = 0; // 0: no limit
-  bool pointwise = true;          // elementwise into elementwise
-  bool reductionPrologue = true;  // elementwise into a reduction
-  bool reductionEpilogue = true;  // elementwise after a reduction
-  bool rowPersistent = true;      // a row reduction read back over its row
-  bool matmulEpilogue = true;     // elementwise after a matmul
-  bool reshape = true;            // elementwise through a reshape
-  bool recompute = true;          // duplicate a cheap producer
-};
-
-/// Why two kernels stay apart: a fixed code and the words for it.
-enum class Reason {
-  Fused,
-  Recomputed,
-  FusionOff,
-  RuleDisabled,
-  ProducerReduction,
-  DuplicateReduction,
-  ReductionMismatch,
-  MatmulBoundary,
-  Transpose,
-  Reshape,
-  OpLimit,
-  Cycle,
-  AnchorConflict,
-  RowMismatch,
-};
-llvm::StringRef reasonCode(Reason r);
+/// Why two kernels stay apart (declared in ODS: dialect/Kf/KfAttrs.td).
+using Reason = kf::BoundaryReason;
+/// The reason's code in the report ("fusion-off": the enum's keyword with
+/// dashes) and its words.
+std::string reasonCode(Reason r);
 std::string reasonWords(Reason r, llvm::StringRef rule = {});
 
 struct EdgeDecision {

@@ -11,20 +11,6 @@ using namespace mlir;
 
 namespace kfuse::fusion {
 
-StringRef kindName(KernelKind kind) {
-  switch (kind) {
-  case KernelKind::Pointwise:
-    return "pointwise";
-  case KernelKind::Reduction:
-    return "reduction";
-  case KernelKind::Matmul:
-    return "matmul";
-  case KernelKind::Transpose:
-    return "transpose";
-  }
-  llvm_unreachable("unknown kind");
-}
-
 bool isAccumulatorFill(Operation *op) {
   auto fill = dyn_cast<linalg::FillOp>(op);
   if (!fill || fill->use_empty())
@@ -35,10 +21,6 @@ bool isAccumulatorFill(Operation *op) {
       return false;
   }
   return true;
-}
-
-bool isFinisher(Operation *op) {
-  return op->hasAttr(kf::KfDialect::FinishesAttrHelper::getNameStr());
 }
 
 static Domain dropUnitDims(const Domain &d) {
@@ -57,7 +39,7 @@ KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
     if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
         isAccumulatorFill(&op))
       continue;
-    if (isFinisher(&op)) {
+    if (kf::isFinisher(&op)) {
       // Part of the node it reads (kf-to-linalg makes it the only reader).
       Operation *def = linalgOp.getDpsInputs()[0].getDefiningOp();
       if (auto it = nodeOf.find(def); it != nodeOf.end()) {
@@ -68,9 +50,9 @@ KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
     }
     Node node;
     node.op = &op;
-    auto tag = op.getAttrOfType<StringAttr>("kf.op");
-    node.opName = tag ? tag.getValue().str()
-                      : op.getName().stripDialect().str();
+    StringRef eagerOp = kf::getEagerOpName(&op);
+    node.opName = !eagerOp.empty() ? eagerOp.str()
+                                   : op.getName().stripDialect().str();
     Value result = op.getResult(0);
     node.outDomain = dropUnitDims(shapes.shape(result));
     if (isa<linalg::TransposeOp>(op)) {

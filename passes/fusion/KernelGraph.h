@@ -9,6 +9,7 @@
 #ifndef KFUSE_PASSES_FUSION_KERNELGRAPH_H
 #define KFUSE_PASSES_FUSION_KERNELGRAPH_H
 
+#include "dialect/Kf/KfAttrs.h"
 #include "passes/analysis/SymbolicShapes.h"
 
 #include "mlir/IR/AffineMap.h"
@@ -21,8 +22,11 @@
 
 namespace kfuse::fusion {
 
-enum class KernelKind { Pointwise, Reduction, Matmul, Transpose };
-llvm::StringRef kindName(KernelKind kind);
+/// What a kernel computes (declared in ODS: dialect/Kf/KfAttrs.td).
+using KernelKind = kf::KernelKind;
+inline llvm::StringRef kindName(KernelKind kind) {
+  return kf::stringifyKernelKind(kind);
+}
 
 using Domain = std::vector<analysis::Poly>;
 
@@ -61,9 +65,6 @@ public:
   /// sets `throughReshape` when the shape changes beyond unit dims.
   std::optional<unsigned> producerOf(mlir::Value v, bool &throughReshape) const;
 };
-
-/// Whether `op` finishes the reduction or matmul that it reads (`kf.finishes`).
-bool isFinisher(mlir::Operation *op);
 
 /// Whether `op` is a linalg.fill whose result only starts accumulators.
 bool isAccumulatorFill(mlir::Operation *op);

@@ -25,16 +25,16 @@ std::string kernelName(ArrayRef<Operation *> members, KernelKind kind) {
   std::string name = kindName(kind).str();
   unsigned count = 0;
   for (Operation *op : members) {
-    auto tag = op->getAttrOfType<StringAttr>("kf.op");
-    if (!tag)
+    StringRef eagerOp = kf::getEagerOpName(op);
+    if (eagerOp.empty())
       continue;
-    if (tag.getValue() == kindName(kind))
+    if (eagerOp == kindName(kind))
       continue; // "matmul_add_0", not "matmul_matmul_add_0"
     if (++count > 8) {
       name += "_etc";
       break;
     }
-    name += "_" + tag.getValue().str();
+    name += "_" + eagerOp.str();
   }
   return name;
 }
@@ -255,16 +255,15 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
         kernelName(ops, kind) + "_" + std::to_string(nextIndex++);
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);
-    auto kernel = kf::KernelOp::create(b, last->getLoc(),
-                                       ValueRange(outputs).getTypes(), name,
-                                       kindName(kind));
     // The kf ops it holds, in program order: the names survive the merging
     // of its linalg ops.
-    SmallVector<Attribute> opNames;
+    SmallVector<StringRef> opNames;
     for (Operation *op : ops)
-      if (auto tag = op->getAttrOfType<StringAttr>("kf.op"))
-        opNames.push_back(tag);
-    kernel->setAttr("kf.ops", b.getArrayAttr(opNames));
+      if (StringRef eagerOp = kf::getEagerOpName(op); !eagerOp.empty())
+        opNames.push_back(eagerOp);
+    auto kernel = kf::KernelOp::create(
+        b, last->getLoc(), ValueRange(outputs).getTypes(), name, kind,
+        /*mapping=*/nullptr, b.getStrArrayAttr(opNames));
     Block *kbody = b.createBlock(&kernel.getBody());
     for (Operation *op : ops)
       op->moveBefore(kbody, kbody->end());
@@ -287,13 +286,6 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
     return func.emitError("kf-form-kernels: the kernels depend on each other "
                           "in a cycle");
   return formed;
-}
-
-std::optional<unsigned> parseMaxOps(StringRef text) {
-  unsigned value;
-  if (text.trim().getAsInteger(10, value))
-    return std::nullopt;
-  return value;
 }
 
 } // namespace kfuse::fusion

@@ -24,11 +24,6 @@ mlir::FailureOr<FormedKernels> formKernelRegions(mlir::func::FuncOp func,
                                                  const FusionPlan &plan,
                                                  unsigned &nextIndex);
 
-/// The value of the `max-ops` option of kf-form-kernels and
-/// kf-kernel-report: a number of ops from 0 (no limit) to 2^32 - 1;
-/// nullopt for anything else ("-1", "x", "1e9").
-std::optional<unsigned> parseMaxOps(llvm::StringRef text);
-
 } // namespace kfuse::fusion
 
 #endif // KFUSE_PASSES_FUSION_KERNELREGIONS_H

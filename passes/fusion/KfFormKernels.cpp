@@ -13,6 +13,7 @@
 #include "mlir/IR/Remarks.h"
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "kf-form-kernels"
 
@@ -31,8 +32,7 @@ namespace {
 /// every decision as a remark, passed or missed.
 void recordDecisions(func::FuncOp func, const KernelGraph &graph,
                      const FusionPlan &plan, const FormedKernels &formed) {
-  Builder b(func.getContext());
-  SmallVector<Attribute> boundaries;
+  SmallVector<kf::BoundaryAttr> boundaries;
   auto opts = remark::RemarkOpts::name("kernel-fusion")
                   .category("kf-form-kernels")
                   .function(func.getName());
@@ -54,16 +54,11 @@ void recordDecisions(func::FuncOp func, const KernelGraph &graph,
                        ck.getSymName())
         << remark::reason("{0}: {1}", reasonCode(d.reason),
                           reasonWords(d.reason, d.rule));
-    boundaries.push_back(b.getDictionaryAttr({
-        b.getNamedAttr("producer", b.getStringAttr(pk.getSymName())),
-        b.getNamedAttr("consumer", b.getStringAttr(ck.getSymName())),
-        b.getNamedAttr("producer_op", b.getStringAttr(p.opName)),
-        b.getNamedAttr("consumer_op", b.getStringAttr(c.opName)),
-        b.getNamedAttr("reason", b.getStringAttr(reasonCode(d.reason))),
-        b.getNamedAttr("detail", b.getStringAttr(reasonWords(d.reason, d.rule))),
-    }));
+    boundaries.push_back(kf::BoundaryAttr::get(
+        func.getContext(), pk.getSymName(), p.opName, ck.getSymName(), c.opName,
+        d.reason, reasonWords(d.reason, d.rule)));
   }
-  func->setAttr("kf.boundaries", b.getArrayAttr(boundaries));
+  kf::setBoundaries(func, boundaries);
 }
 
 /// Whether upstream elementwise fusion may merge the producer of `operand`
@@ -135,13 +130,12 @@ LogicalResult mergeKernelBodies(ModuleOp module) {
 struct KfFormKernelsPass
     : kfuse::impl::KfFormKernelsBase<KfFormKernelsPass> {
   using Base::Base;
+  template <typename T>
+  friend FusionOptions fusion::readFusionOptions(const T &); // the options
 
-  /// A bad option is refused before any IR is touched.
+  /// A bad option is refused before any IR is touched (llvm::cl checks
+  /// `fusion`).
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (fusion != "on" && fusion != "none")
-      return emitError(UnknownLoc::get(ctx))
-             << "kf-form-kernels: fusion must be 'on' or 'none', got '"
-             << fusion << "'";
     if (!parseMaxOps(maxOps))
       return emitError(UnknownLoc::get(ctx))
              << "kf-form-kernels: max-ops must be a number of ops from 0 "
@@ -150,20 +144,49 @@ struct KfFormKernelsPass
     return success();
   }
 
+  /// The statistic that counts the pairs decided for `r`.
+  Statistic &statisticOf(Reason r) {
+    switch (r) {
+    case Reason::Fused: return numFused;
+    case Reason::Recomputed: return numRecomputed;
+    case Reason::FusionOff: return numFusionOff;
+    case Reason::RuleDisabled: return numRuleDisabled;
+    case Reason::ProducerReduction: return numProducerReduction;
+    case Reason::DuplicateReduction: return numDuplicateReduction;
+    case Reason::ReductionMismatch: return numReductionMismatch;
+    case Reason::MatmulBoundary: return numMatmulBoundary;
+    case Reason::Transpose: return numTranspose;
+    case Reason::Reshape: return numReshape;
+    case Reason::OpLimit: return numOpLimit;
+    case Reason::Cycle: return numCycle;
+    case Reason::AnchorConflict: return numAnchorConflict;
+    case Reason::RowMismatch: return numRowMismatch;
+    }
+    llvm_unreachable("unknown reason");
+  }
+
+  void count(const KernelGraph &graph, const FusionPlan &plan,
+             const FormedKernels &formed) {
+    numOps += graph.nodes.size();
+    numKernels += formed.kernels.size();
+    for (const EdgeDecision &d : plan.decisions) {
+      ++statisticOf(d.reason);
+      if (d.reason != Reason::Fused && d.reason != Reason::Recomputed)
+        ++numBoundaries;
+    }
+    LLVM_DEBUG({
+      for (kf::KernelOp kernel : formed.kernels)
+        llvm::dbgs() << "[" DEBUG_TYPE "] formed " << kernel.getSymName()
+                     << " (" << kernel.getBody().front().getOperations().size() - 1
+                     << " linalg ops before merging)\n";
+    });
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // The switches of KfFusionOptions (Passes.td), as kf-kernel-report
-    // passes them on.
-    FusionOptions options;
-    options.enabled = fusion == "on";
-    options.maxOps = parseMaxOps(maxOps).value_or(0); // checked by initialize()
-    options.pointwise = pointwise;
-    options.reductionPrologue = reductionPrologue;
-    options.reductionEpilogue = reductionEpilogue;
-    options.rowPersistent = rowPersistent;
-    options.matmulEpilogue = matmulEpilogue;
-    options.reshape = reshape;
-    options.recompute = recompute;
+    FusionOptions options = readFusionOptions(*this);
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << toString(options)
+                            << "\n");
 
     // Sizes of intermediate tensors are re-expressed from the arguments,
     // so no shape computation reads a value that a kernel will hide.
@@ -187,6 +210,7 @@ struct KfFormKernelsPass
       if (failed(formed))
         return signalPassFailure();
       recordDecisions(func, graph, plan, *formed);
+      count(graph, plan, *formed);
     }
     if (mergeBodies && failed(mergeKernelBodies(module)))
       return signalPassFailure();

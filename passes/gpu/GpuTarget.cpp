@@ -8,20 +8,18 @@
 
 namespace kfuse::gpu {
 
-static constexpr llvm::StringLiteral kChips[] = {
-    "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90"};
-
 std::string supportedChips() {
   std::string s;
-  for (llvm::StringRef chip : kChips)
-    s += (s.empty() ? "" : ", ") + chip.str();
+  for (const char *chip : kChips)
+    s += (s.empty() ? "" : ", ") + std::string(chip);
   return s;
 }
 
 std::optional<std::string> checkChip(llvm::StringRef chip) {
   if (llvm::is_contained(kChips, chip))
     return std::nullopt;
-  return "unsupported GPU chip '" + chip.str() + "': kfuse emits PTX ISA 8.0 for " +
+  return "unsupported GPU chip '" + chip.str() + "': kfuse emits PTX ISA " +
+         kPtxIsa + " for " +
          supportedChips();
 }
 

@@ -12,6 +12,8 @@
 #ifndef KFUSE_PASSES_GPU_GPUTARGET_H
 #define KFUSE_PASSES_GPU_GPUTARGET_H
 
+#include "passes/gpu/GpuChips.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -19,7 +21,6 @@
 
 namespace kfuse::gpu {
 
-inline constexpr const char *kDefaultChip = "sm_75";
 inline constexpr const char *kPtxFeatures = "+ptx80";
 
 /// The chips kfuse emits PTX for, as "sm_75, sm_80, ...".

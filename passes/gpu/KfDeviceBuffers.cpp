@@ -16,8 +16,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
-#define DEBUG_TYPE "kf-device-buffers"
-
 namespace kfuse {
 #define GEN_PASS_DEF_KFDEVICEBUFFERS
 #include "passes/Passes.h.inc"

@@ -1,25 +1,27 @@
 //===- KfMapKernelsToGpu.cpp - each kernel as its gpu.launch ---------------===//
+//
+// One rewrite pattern per mapping kind: a bufferized kf.kernel (no
+// results, its buffers allocated before it: kf-hoist-kernel-buffers) whose
+// mapping kf-assign-kernel-mappings decided on tensors becomes its launch,
+// named after it; the emitters (PointwiseKernels, RowKernels,
+// TwoStageReductions, MatmulKernels) write the launch's body and do not
+// analyse the kernel again. Deallocation ran before on the whole kernel,
+// so every free is already after it.
+//
+//===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "passes/gpu/MappingUtils.h"
 #include "passes/gpu/MatmulKernels.h"
 #include "passes/gpu/PointwiseKernels.h"
 #include "passes/gpu/RowKernels.h"
 
-#include "mlir/Dialect/Affine/Utils.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/MapVector.h"
-
-#define DEBUG_TYPE "kf-map-kernels-to-gpu"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace kfuse {
 #define GEN_PASS_DEF_KFMAPKERNELSTOGPU
@@ -27,72 +29,171 @@ namespace kfuse {
 } // namespace kfuse
 
 using namespace mlir;
+using kfuse::kf::KernelMapping;
+using kfuse::kf::KernelOp;
 
 namespace {
 
-/// A kernel's launch sits where its last op was; buffer deallocation ran
-/// before and freed buffers after their last use by an earlier op of the
-/// kernel. Those frees move after the launch (a later free is always safe).
-LogicalResult keepBuffersAlive(gpu::LaunchOp launch) {
-  llvm::SetVector<Value> used;
-  getUsedValuesDefinedAbove(launch.getBody(), used);
-  for (Value v : launch->getOperands())
-    used.insert(v);
-  SmallVector<Operation *> frees;
-  for (Operation *op = launch->getPrevNode(); op; op = op->getPrevNode()) {
-    if (isa<gpu::LaunchOp>(op))
-      break; // earlier launches were fixed already
-    if (!isa<bufferization::DeallocOp, memref::DeallocOp>(op) ||
-        llvm::none_of(op->getOperands(), [&](Value v) { return used.contains(v); }))
-      continue;
-    for (Operation *user : op->getUsers())
-      if (user->getBlock() == launch->getBlock() && user->isBeforeInBlock(launch))
-        return op->emitError("kf-map-kernels-to-gpu: a free before the launch of "
-                             "its buffer's kernel cannot move after it");
-    frees.push_back(op);
-  }
-  Operation *after = launch;
-  for (Operation *op : llvm::reverse(frees)) {
-    op->moveAfter(after);
-    after = op;
-  }
-  return success();
-}
-
-/// Whether a reduction or matmul kernel lost its reduction: over an empty
-/// dim (a static 0, or K = 0) it iterates over nothing, and upstream's
-/// canonicalization on buffers erases it (EraseDeadLinalgOp). What is left,
-/// the fill of its result and the ops after it, is a pointwise kernel.
-bool withoutIterations(ArrayRef<linalg::LinalgOp> ops) {
-  if (!ops.front()->hasAttr("kf.row") && !ops.front()->hasAttr("kf.matmul"))
-    return false;
-  return llvm::none_of(ops, [](linalg::LinalgOp op) {
-    return op.getNumReductionLoops() > 0;
-  });
-}
-
 /// Fills as generics without inputs (the value used from above), so that
 /// the flat mapping runs them.
-void generalizeFills(SmallVectorImpl<linalg::LinalgOp> &ops) {
-  for (linalg::LinalgOp &op : ops) {
+SmallVector<linalg::GenericOp> generalizeFills(RewriterBase &rewriter,
+                                               ArrayRef<linalg::LinalgOp> ops) {
+  SmallVector<linalg::GenericOp> generics;
+  for (linalg::LinalgOp op : ops) {
     auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
-    if (!fill)
+    if (!fill) {
+      generics.push_back(cast<linalg::GenericOp>(op.getOperation()));
       continue;
-    OpBuilder b(fill);
+    }
+    rewriter.setInsertionPoint(fill);
     Value dest = fill.getDpsInits()[0], value = fill.getInputs()[0];
     unsigned rank = cast<MemRefType>(dest.getType()).getRank();
     auto generic = linalg::GenericOp::create(
-        b, fill.getLoc(), TypeRange(), ValueRange(), dest,
-        b.getMultiDimIdentityMap(rank),
+        rewriter, fill.getLoc(), TypeRange(), ValueRange(), dest,
+        rewriter.getMultiDimIdentityMap(rank),
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
         [&](OpBuilder &nb, Location loc, ValueRange) {
           linalg::YieldOp::create(nb, loc, value);
         });
     generic->setDiscardableAttrs(fill->getDiscardableAttrDictionary());
-    fill.erase();
-    op = generic;
+    rewriter.eraseOp(fill);
+    generics.push_back(generic);
   }
+  return generics;
 }
+
+/// What all the patterns share: the kernel has this pattern's mapping and
+/// is bufferized; its linalg ops are collected in program order; the
+/// launches are built before the kernel, which is then erased.
+template <KernelMapping kMapping>
+struct KernelToLaunch : OpRewritePattern<KernelOp> {
+  KernelToLaunch(MLIRContext *ctx, const kfuse::KfMapKernelsToGpuOptions &options)
+      : OpRewritePattern<KernelOp>(ctx), options(options) {}
+
+  LogicalResult matchAndRewrite(KernelOp kernel,
+                                PatternRewriter &rewriter) const final {
+    if (kernel.getMapping() != kMapping || kernel->getNumResults())
+      return failure();
+    SmallVector<linalg::LinalgOp> ops;
+    for (Operation &op : kernel.getBody().front().without_terminator()) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+        return op.emitError("kf-map-kernels-to-gpu: kernel '")
+               << kernel.getSymName() << "' holds a " << op.getName().getStringRef()
+               << ", which its launch cannot run";
+      ops.push_back(linalgOp);
+    }
+    // Canonicalization on buffers erases ops that iterate over nothing (a
+    // static 0 dim): a kernel with none left launches nothing.
+    if (ops.empty()) {
+      rewriter.eraseOp(kernel);
+      return success();
+    }
+    rewriter.setInsertionPoint(kernel);
+    constexpr bool kReduces = kMapping == KernelMapping::Row ||
+                              kMapping == KernelMapping::TwoStage ||
+                              kMapping == KernelMapping::Matmul;
+    if (kReduces && lostItsReduction(ops)) {
+      if (failed(launchFlat(kernel, ops, rewriter)))
+        return failure();
+    } else if (failed(emit(kernel, ops, rewriter))) {
+      return failure();
+    }
+    rewriter.eraseOp(kernel);
+    return success();
+  }
+
+  virtual LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                             PatternRewriter &rewriter) const = 0;
+
+  /// A reduction or matmul kernel that lost its reduction: over an empty
+  /// dim (a static 0, or K = 0) it iterates over nothing, and upstream's
+  /// canonicalization on buffers erases it (EraseDeadLinalgOp). What is
+  /// left, the fill of its result and the ops after it, runs flat.
+  static bool lostItsReduction(ArrayRef<linalg::LinalgOp> ops) {
+    return llvm::none_of(ops, [](linalg::LinalgOp op) {
+      return op.getNumReductionLoops() > 0;
+    });
+  }
+  LogicalResult launchFlat(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                           PatternRewriter &rewriter) const {
+    SmallVector<linalg::GenericOp> generics = generalizeFills(rewriter, ops);
+    rewriter.setInsertionPoint(kernel);
+    return kfuse::gpu::mapPointwiseKernel(rewriter, kernel.getSymNameAttr(),
+                                          generics, options.blockSize,
+                                          options.vectorWidth);
+  }
+
+  kfuse::KfMapKernelsToGpuOptions options;
+};
+
+/// Pointwise and transpose kernels: the iteration space flattened,
+/// `vector-width` elements a thread.
+struct FlatKernelToLaunch : KernelToLaunch<KernelMapping::Flat> {
+  using KernelToLaunch::KernelToLaunch;
+  LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                     PatternRewriter &rewriter) const override {
+    SmallVector<linalg::GenericOp> generics;
+    for (linalg::LinalgOp op : ops) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (!generic)
+        return op->emitError("kf-map-kernels-to-gpu: kernel '")
+               << kernel.getSymName() << "' holds a "
+               << op->getName().getStringRef() << ", not a pointwise generic";
+      generics.push_back(generic);
+    }
+    return kfuse::gpu::mapPointwiseKernel(rewriter, kernel.getSymNameAttr(), generics,
+                                          options.blockSize, options.vectorWidth);
+  }
+};
+
+/// Row kernels: a block per row.
+struct RowKernelToLaunch : KernelToLaunch<KernelMapping::Row> {
+  using KernelToLaunch::KernelToLaunch;
+  LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                     PatternRewriter &rewriter) const override {
+    kfuse::gpu::mapRowKernel(rewriter, kernel.getSymNameAttr(), ops,
+                             options.blockSize, options.host);
+    return success();
+  }
+};
+
+/// Full reductions: `<name>_partials` then `<name>`. On the host (one
+/// thread a block) the row mapping's one block serves them.
+struct TwoStageKernelToLaunch : KernelToLaunch<KernelMapping::TwoStage> {
+  using KernelToLaunch::KernelToLaunch;
+  LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                     PatternRewriter &rewriter) const override {
+    if (options.host)
+      kfuse::gpu::mapRowKernel(rewriter, kernel.getSymNameAttr(), ops,
+                               options.blockSize, /*host=*/true);
+    else
+      kfuse::gpu::mapTwoStageKernel(rewriter, kernel.getSymNameAttr(), ops,
+                                    options.blockSize);
+    return success();
+  }
+};
+
+/// Matmul kernels: a 16x16 block per 16x16 tile.
+struct MatmulKernelToLaunch : KernelToLaunch<KernelMapping::Matmul> {
+  using KernelToLaunch::KernelToLaunch;
+  LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                     PatternRewriter &rewriter) const override {
+    kfuse::gpu::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops, options.host);
+    return success();
+  }
+};
+
+/// Kernels no mapping serves (host runtime only): one launch of one thread
+/// running the ops as they are.
+struct SerialKernelToLaunch : KernelToLaunch<KernelMapping::Serial> {
+  using KernelToLaunch::KernelToLaunch;
+  LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                     PatternRewriter &rewriter) const override {
+    kfuse::gpu::mapSerialKernel(rewriter, kernel.getSymNameAttr(), ops);
+    return success();
+  }
+};
 
 struct KfMapKernelsToGpuPass
     : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsToGpuPass> {
@@ -108,46 +209,49 @@ struct KfMapKernelsToGpuPass
   }
 
   void runOnOperation() override {
-    // The ops of each kernel, in program order.
-    llvm::MapVector<StringAttr, SmallVector<linalg::LinalgOp>> kernels;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (auto name = op->getAttrOfType<StringAttr>("kf.kernel"))
-        kernels[name].push_back(op);
+    bool ready = true;
+    getOperation()->walk([&](KernelOp kernel) {
+      std::optional<KernelMapping> mapping = kernel.getMapping();
+      if (!mapping) {
+        kernel.emitError("kf-map-kernels-to-gpu: kernel '")
+            << kernel.getSymName()
+            << "' has no mapping (kf-assign-kernel-mappings decides it)";
+        ready = false;
+      } else if (kernel->getNumResults()) {
+        kernel.emitError("kf-map-kernels-to-gpu: kernel '")
+            << kernel.getSymName()
+            << "' is not bufferized (one-shot-bufferize, then "
+               "kf-hoist-kernel-buffers)";
+        ready = false;
+      } else {
+        countKernel(*mapping);
+      }
     });
-    for (auto &[name, ops] : kernels) {
-      if (withoutIterations(ops)) {
-        generalizeFills(ops);
-      } else if (ops.front()->hasAttr("kf.serial")) {
-        kfuse::gpu::mapSerialKernel(ops);
-        continue;
-      } else if (ops.front()->hasAttr("kf.matmul")) {
-        if (failed(kfuse::gpu::mapMatmulKernel(ops, host)))
-          return signalPassFailure();
-        continue;
-      } else if (ops.front()->hasAttr("kf.row")) {
-        if (failed(kfuse::gpu::mapRowKernel(ops, blockSize, host)))
-          return signalPassFailure();
-        continue;
-      }
-      SmallVector<linalg::GenericOp> generics;
-      for (linalg::LinalgOp op : ops) {
-        auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-        if (!generic) {
-          op->emitError("kf-map-kernels-to-gpu: kernel '")
-              << name.getValue() << "' holds a "
-              << op->getName().getStringRef() << ", not a pointwise generic";
-          return signalPassFailure();
-        }
-        generics.push_back(generic);
-      }
-      if (failed(kfuse::gpu::mapPointwiseKernel(generics, blockSize, vectorWidth)))
-        return signalPassFailure();
+    if (!ready)
+      return signalPassFailure();
+    kfuse::KfMapKernelsToGpuOptions options;
+    options.blockSize = blockSize;
+    options.vectorWidth = vectorWidth;
+    options.host = host;
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FlatKernelToLaunch, RowKernelToLaunch, TwoStageKernelToLaunch,
+                 MatmulKernelToLaunch, SerialKernelToLaunch>(&getContext(), options);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    kfuse::kf::removeBoundaries(getOperation()); // the kernels are launches
+    // A pattern that refused its kernel said why; the kernel is still here.
+    if (getOperation()->walk([](KernelOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      signalPassFailure();
+  }
+
+  void countKernel(KernelMapping mapping) {
+    switch (mapping) {
+    case KernelMapping::Flat: ++numFlat; break;
+    case KernelMapping::Row: ++numRow; break;
+    case KernelMapping::TwoStage: ++numTwoStage; break;
+    case KernelMapping::Matmul: ++numMatmul; break;
+    case KernelMapping::Serial: ++numSerial; break;
     }
-    SmallVector<gpu::LaunchOp> launches;
-    getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
-    for (gpu::LaunchOp launch : launches)
-      if (failed(keepBuffersAlive(launch)))
-        return signalPassFailure();
   }
 };
 

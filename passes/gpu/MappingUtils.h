@@ -10,7 +10,28 @@
 
 namespace kfuse::gpu {
 
-/// The loop indices of flat index `i` over `sizes` (row-major).
+/// The module every kernel of a program is outlined into (one PTX module).
+inline constexpr llvm::StringLiteral kKernelModule = "kfuse_kernels";
+
+/// Grid and block sizes of a launch, x to z.
+struct LaunchGeometry {
+  mlir::Value gridX, gridY, gridZ;
+  mlir::Value blockX, blockY, blockZ;
+};
+
+/// The gpu.launch of kernel `name` in @kfuse_kernels, its body empty, with
+/// `workgroup` buffers (shared memory): the one place the mappings build
+/// their launches (gpu::LaunchOp::create takes 16 positional arguments).
+mlir::gpu::LaunchOp buildKernelLaunch(mlir::OpBuilder &b, mlir::Location loc,
+                                      llvm::StringRef name,
+                                      const LaunchGeometry &geometry,
+                                      mlir::TypeRange workgroup = {});
+
+/// The loop indices of flat index `i` over `sizes` (row-major). Not
+/// affine::delinearizeIndex: the index is known to be non-negative here, and
+/// upstream's lowers (lower-affine) to signed division and remainder with
+/// the selects that correct negative values, extra instructions in every
+/// thread of a broadcast or row kernel.
 inline llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &b, mlir::Location loc,
                                                   mlir::Value i,
                                                   llvm::ArrayRef<mlir::Value> sizes) {
@@ -60,13 +81,10 @@ inline mlir::Value product(mlir::OpBuilder &b, mlir::Location loc,
   return n;
 }
 
-/// Ends the body of `launch` and erases the kernel's ops it replaced.
-inline void finishLaunch(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::LaunchOp launch,
-                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops) {
+/// Ends the body of `launch`.
+inline void finishLaunch(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::LaunchOp launch) {
   b.setInsertionPointToEnd(&launch.getBody().front());
   mlir::gpu::TerminatorOp::create(b, loc);
-  for (mlir::linalg::LinalgOp op : llvm::reverse(ops))
-    op->erase();
 }
 
 } // namespace kfuse::gpu

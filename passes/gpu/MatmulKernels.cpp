@@ -32,35 +32,37 @@ struct Parts {
   SmallVector<linalg::GenericOp> epilogue;
 };
 
-bool analyze(ArrayRef<linalg::LinalgOp> ops, std::string &why, Parts &parts) {
+/// The parts of a matmul kernel, in program order, checked (on tensors);
+/// `refuse` says what does not fit.
+LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
+                      function_ref<InFlightDiagnostic()> refuse, Parts &parts) {
   for (linalg::LinalgOp op : ops) {
     if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
       if (parts.fill || parts.matmul)
-        return why = "a fill that does not start the matmul", false;
+        return refuse() << "a fill that does not start the matmul";
       parts.fill = fill;
     } else if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
       if (parts.matmul)
-        return why = "two matmuls in one kernel", false;
+        return refuse() << "two matmuls in one kernel";
       parts.matmul = matmul;
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
       if (!parts.matmul)
-        return why = generic.getNumReductionLoops()
-                         ? "a batched matmul (a linalg.generic) is not mapped yet"
-                         : "an op before the matmul (a prologue)",
-               false;
+        return refuse() << (generic.getNumReductionLoops()
+                                ? "a batched matmul (a linalg.generic) is not mapped yet"
+                                : "an op before the matmul (a prologue)");
       parts.epilogue.push_back(generic);
     } else {
-      return why = "it holds a " + op->getName().getStringRef().str(), false;
+      return refuse() << "it holds a " << op->getName().getStringRef();
     }
   }
   if (!parts.matmul)
-    return why = "it holds no 2-D linalg.matmul (batched matmuls are generics)", false;
+    return refuse() << "it holds no 2-D linalg.matmul (batched matmuls are generics)";
   if (!parts.fill || filled(parts.fill) != parts.matmul.getDpsInits()[0] ||
       !parts.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
-    return why = "the matmul does not start from a constant fill", false;
+    return refuse() << "the matmul does not start from a constant fill";
   auto standard = linalg::MatmulOp::getDefaultIndexingMaps(parts.matmul.getContext());
   if (parts.matmul.getIndexingMapsArray() != SmallVector<AffineMap>(standard))
-    return why = "the matmul's operands are transposed or broadcast", false;
+    return refuse() << "the matmul's operands are transposed or broadcast";
   SmallVector<int64_t> mnk = parts.matmul.getStaticLoopRanges();
   llvm::DenseSet<Value> written = {parts.matmul.getDpsInits()[0]};
   if (parts.matmul->getNumResults())
@@ -72,19 +74,34 @@ bool analyze(ArrayRef<linalg::LinalgOp> ops, std::string &why, Parts &parts) {
          !ShapedType::isDynamic(mnk[0])) ||
         (sizes[1] != mnk[1] && !ShapedType::isDynamic(sizes[1]) &&
          !ShapedType::isDynamic(mnk[1])))
-      return why = "an epilogue op is not elementwise over the matmul's result", false;
+      return refuse() << "an epilogue op is not elementwise over the matmul's result";
     for (OpOperand &init : g.getDpsInitsMutable())
       if (!g.getMatchingIndexingMap(&init).isIdentity())
-        return why = "a result is not written in iteration order", false;
+        return refuse() << "a result is not written in iteration order";
     for (OpOperand *input : g.getDpsInputOperands())
       if (written.count(input->get()) && !g.getMatchingIndexingMap(input).isIdentity())
-        return why = "an op reads another's result at other elements", false;
+        return refuse() << "an op reads another's result at other elements";
     for (Value v : g.getDpsInits())
       written.insert(v);
     for (Value v : g->getResults())
       written.insert(v);
   }
-  return true;
+  return success();
+}
+
+/// The parts of a (bufferized) matmul kernel, which analyze accepted on
+/// tensors.
+Parts partsOf(ArrayRef<linalg::LinalgOp> ops) {
+  Parts parts;
+  for (linalg::LinalgOp op : ops) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
+      parts.fill = fill;
+    else if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
+      parts.matmul = matmul;
+    else
+      parts.epilogue.push_back(cast<linalg::GenericOp>(op.getOperation()));
+  }
+  return parts;
 }
 
 /// Computes element (row, col) of the epilogue from `acc`, the matmul's
@@ -145,20 +162,17 @@ Value loadOrZero(OpBuilder &b, Location loc, Value buffer, Value i, Value j, Val
 
 } // namespace
 
-bool isMatmulKernel(ArrayRef<linalg::LinalgOp> ops, std::string &why) {
+LogicalResult checkMatmulKernel(ArrayRef<linalg::LinalgOp> ops,
+                                function_ref<InFlightDiagnostic()> refuse) {
   Parts parts;
-  return analyze(ops, why, parts);
+  return analyze(ops, refuse, parts);
 }
 
-LogicalResult mapMatmulKernel(ArrayRef<linalg::LinalgOp> ops, bool host) {
-  Parts parts;
-  std::string why;
+void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                     bool host) {
+  OpBuilder::InsertionGuard guard(b);
+  Parts parts = partsOf(ops);
   linalg::LinalgOp last = ops.back();
-  auto name = last->getAttrOfType<StringAttr>("kf.kernel");
-  if (!analyze(ops, why, parts))
-    return last->emitError("kf-map-kernels-to-gpu: kernel '")
-           << name.getValue() << "' is not a matmul kernel: " << why;
-  OpBuilder b(last);
   Location loc = last.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> mnk;
@@ -179,10 +193,10 @@ LogicalResult mapMatmulKernel(ArrayRef<linalg::LinalgOp> ops, bool host) {
                                        cast<MemRefType>(operand.getType()).getElementType(),
                                        MemRefLayoutAttrInterface(), workgroup));
   }
-  auto launch = ::mlir::gpu::LaunchOp::create(
-      b, loc, tiles(N), tiles(M), one, threads, threads, one, nullptr, nullptr, {}, shared, {},
-      nullptr, nullptr, nullptr, FlatSymbolRefAttr::get(ctx, "kfuse_kernels"),
-      FlatSymbolRefAttr::get(name));
+  Value tilesDown = tiles(M), tilesAcross = tiles(N);
+  auto launch = buildKernelLaunch(
+      b, loc, name.getValue(),
+      {tilesAcross, tilesDown, one, threads, threads, one}, shared);
   b.setInsertionPointToStart(&launch.getBody().front());
   Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
   Value rowBase = arith::MulIOp::create(b, loc, launch.getBlockIds().y, tile);
@@ -254,8 +268,7 @@ LogicalResult mapMatmulKernel(ArrayRef<linalg::LinalgOp> ops, bool host) {
     b.setInsertionPointToStart(&guard.getThenRegion().front());
     finish(b, loc, parts, kLoop.getResult(0), row, col);
   }
-  finishLaunch(b, loc, launch, ops);
-  return success();
+  finishLaunch(b, loc, launch);
 }
 
 } // namespace kfuse::gpu

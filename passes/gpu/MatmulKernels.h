@@ -4,8 +4,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
-#include <string>
-
 namespace kfuse::gpu {
 
 /// The output tile of a block is kTile x kTile elements.
@@ -14,15 +12,21 @@ constexpr int64_t kTile = 16;
 /// A matmul kernel: a fill, a 2-D linalg.matmul accumulating into it, and
 /// elementwise ops over its result's elements (the epilogue: bias, relu,
 /// ...), each reading the kernel's own results only at the element it
-/// computes. Checked on tensors and on buffers; `why` says what does not fit.
-bool isMatmulKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, std::string &why);
+/// computes. Checked once, on tensors (kf-assign-kernel-mappings); a
+/// refusal is reported through `refuse` (the reason is streamed into the
+/// diagnostic it returns).
+mlir::LogicalResult checkMatmulKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                                      llvm::function_ref<mlir::InFlightDiagnostic()> refuse);
 
-/// Replaces the (bufferized) ops of a matmul kernel by one gpu.launch: a
-/// block per 16x16 tile of the result, a thread per element, the operands
-/// staged through shared memory 16 columns of K at a time; the epilogue is
-/// computed in registers before the store. With `host`, a block is one
-/// thread computing its tile with loops (no shared memory or barriers).
-mlir::LogicalResult mapMatmulKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool host);
+/// Builds, at `b`, the gpu.launch named `name` that runs the (bufferized)
+/// ops of a matmul kernel: a block per 16x16 tile of the result, a thread
+/// per element, the operands staged through shared memory 16 columns of K
+/// at a time; the epilogue is computed in registers before the store. With
+/// `host`, a block is one thread computing its tile with loops (no shared
+/// memory or barriers). The ops are left in place (the caller erases the
+/// kernel).
+void mapMatmulKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool host);
 
 } // namespace kfuse::gpu
 

@@ -143,22 +143,22 @@ bool isVectorizable(ArrayRef<linalg::GenericOp> ops) {
 }
 
 /// Maps the generics of one kernel (in program order, one iteration space,
-/// checked by kf-tag-gpu-kernels) to one launch. Each thread computes
+/// checked by kf-assign-kernel-mappings) to one launch. Each thread computes
 /// `lanes` consecutive elements: with vector loads and stores when it has
 /// all of them and every access is contiguous, else element by element up
 /// to the end (the masked tail). Values one op stores and the next reads at
 /// the same element pass in registers.
 } // namespace
 
-LogicalResult kfuse::gpu::mapPointwiseKernel(ArrayRef<linalg::GenericOp> ops, unsigned blockSize,
-                          unsigned vectorWidth) {
+LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
+                                             ArrayRef<linalg::GenericOp> ops,
+                                             unsigned blockSize, unsigned vectorWidth) {
   linalg::GenericOp first = ops.front(), last = ops.back();
-  auto name = first->getAttrOfType<StringAttr>("kf.kernel");
   for (linalg::GenericOp op : ops)
     if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() != 0)
       return op.emitError("kf-map-kernels-to-gpu: kernel '")
              << name.getValue() << "' is not a bufferized pointwise op";
-  OpBuilder b(last);
+  OpBuilder::InsertionGuard guard(b);
   Location loc = first.getLoc();
   unsigned lanes = vectorWidth > 1 && isVectorizable(ops) ? vectorWidth : 1;
 
@@ -193,13 +193,8 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(ArrayRef<linalg::GenericOp> ops, un
         flat[v] = memref::CollapseShapeOp::create(
             b, loc, v, ArrayRef<ReassociationIndices>{all});
       }
-  auto symbol = FlatSymbolRefAttr::get(name);
-  auto module = FlatSymbolRefAttr::get(b.getContext(), "kfuse_kernels");
-  auto launch = mlir::gpu::LaunchOp::create(
-      b, loc, grid, one, one, block, one, one, /*dynamicSharedMemorySize=*/
-      nullptr, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-      /*workgroupAttributions=*/{}, /*privateAttributions=*/{}, nullptr,
-      nullptr, nullptr, module, symbol);
+  auto launch =
+      buildKernelLaunch(b, loc, name.getValue(), {grid, one, one, block, one, one});
 
   b.setInsertionPointToStart(&launch.getBody().front());
   Value thread = arith::AddIOp::create(
@@ -228,27 +223,22 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(ArrayRef<linalg::GenericOp> ops, un
   }
   b.setInsertionPointToEnd(&launch.getBody().front());
   mlir::gpu::TerminatorOp::create(b, loc);
-  for (linalg::GenericOp op : ops)
-    op.erase();
   return success();
 }
 
-/// Runs the ops of a kernel the flat mapping cannot serve (kf.serial, host
-/// CPU only) as one launch of one thread: the ops move into the launch
+/// Runs the ops of a kernel no mapping serves (the serial mapping, host CPU
+/// only) as one launch of one thread: the ops move into the launch
 /// unchanged and become loops later.
-void kfuse::gpu::mapSerialKernel(ArrayRef<linalg::LinalgOp> ops) {
+void kfuse::gpu::mapSerialKernel(RewriterBase &b, StringAttr name,
+                                 ArrayRef<linalg::LinalgOp> ops) {
+  OpBuilder::InsertionGuard guard(b);
   linalg::LinalgOp last = ops.back();
-  auto name = last->getAttrOfType<StringAttr>("kf.kernel");
-  OpBuilder b(last);
   Location loc = last.getLoc();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto launch = mlir::gpu::LaunchOp::create(
-      b, loc, one, one, one, one, one, one, nullptr, nullptr, {}, {}, {},
-      nullptr, nullptr, nullptr,
-      FlatSymbolRefAttr::get(b.getContext(), "kfuse_kernels"),
-      FlatSymbolRefAttr::get(name));
+  auto launch =
+      buildKernelLaunch(b, loc, name.getValue(), {one, one, one, one, one, one});
   b.setInsertionPointToStart(&launch.getBody().front());
   auto terminator = mlir::gpu::TerminatorOp::create(b, loc);
   for (linalg::LinalgOp op : ops)
-    op->moveBefore(terminator);
+    b.moveOpBefore(op, terminator);
 }

@@ -6,20 +6,24 @@
 
 namespace kfuse::gpu {
 
-/// Maps the generics of one kernel (in program order, one iteration space,
-/// checked by kf-tag-gpu-kernels) to one launch. Each thread computes
+/// Builds, at `b`, the gpu.launch named `name` that runs the generics of
+/// one kernel (in program order, one iteration space, checked by
+/// kf-assign-kernel-mappings). Each thread computes
 /// `vectorWidth` consecutive elements: with vector loads and stores when it
 /// has all of them and every access is contiguous, else element by element
 /// up to the end (the masked tail). Values one op stores and the next reads
-/// at the same element pass in registers.
+/// at the same element pass in registers. The ops are left in place (the
+/// caller erases the kernel).
 mlir::LogicalResult
-mapPointwiseKernel(llvm::ArrayRef<mlir::linalg::GenericOp> ops,
+mapPointwiseKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                   llvm::ArrayRef<mlir::linalg::GenericOp> ops,
                    unsigned blockSize, unsigned vectorWidth);
 
-/// Runs the ops of a kernel the flat mapping cannot serve (kf.serial, host
-/// CPU only) as one launch of one thread: the ops move into the launch
-/// unchanged and become loops later.
-void mapSerialKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+/// Runs the ops of a kernel no mapping serves (the serial mapping, host CPU
+/// only) as one launch of one thread, built at `rewriter`'s insertion
+/// point: the ops move into the launch unchanged and become loops later.
+void mapSerialKernel(mlir::RewriterBase &rewriter, mlir::StringAttr name,
+                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
 
 } // namespace kfuse::gpu
 

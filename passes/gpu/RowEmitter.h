@@ -86,6 +86,13 @@ public:
   Value combine(Operation *combiner, Value a, Value c);
 
   /// Combines `v` across the 32 lanes of each warp (butterfly shuffles).
+  /// Upstream's ops were considered and are not used (MLIR 22, checked with
+  /// mlir-opt): convert-gpu-to-nvvm refuses an f32 `gpu.subgroup_reduce`
+  /// (its expansion to shuffles is only populate functions driven by a test
+  /// pass), and lowers `gpu.all_reduce` for f32/f64/i32/i64 with the same
+  /// shuffles and 32 shared slots as here but refuses f16, which row
+  /// kernels reduce widened; the SIMT emulation and the host mapping would
+  /// need it too. No GPU has measured either, so nothing favours a switch.
   Value warpReduce(Operation *combiner, Value v);
 
   /// The value of lane `lane xor offset`. Warp shuffles move 32 bits:
@@ -171,9 +178,10 @@ inline scf::ForOp RowEmitter::columns(ValueRange inits, Body body) {
 /// The single reduction of a full reduction kernel that takes two launches
 /// (TwoStageReductions.cpp), or null.
 linalg::GenericOp twoStageReduction(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
-/// Maps such a kernel: `<name>_partials`, then `<name>`.
-void mapTwoStage(ArrayRef<linalg::LinalgOp> ops, linalg::GenericOp reduction,
-                 const Layout &layout, unsigned blockSize);
+/// Maps such a kernel at `b`: `<name>_partials`, then `<name>` (the ops
+/// are left in place).
+void mapTwoStage(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                 linalg::GenericOp reduction, const Layout &layout, unsigned blockSize);
 
 } // namespace kfuse::gpu::rows
 

@@ -82,40 +82,44 @@ bool readsRowOnly(AffineMap map, ArrayRef<bool> isRowDim) {
   return true;
 }
 
-bool analyze(ArrayRef<linalg::LinalgOp> ops, bool strict,
-             std::string &why, Layout &layout) {
-  linalg::LinalgOp first;
+/// The layout of a row kernel, read from its first reduction (checked on
+/// tensors by analyze; on buffers the mapping trusts that decision).
+Layout layoutOf(ArrayRef<linalg::LinalgOp> ops, linalg::LinalgOp &first) {
+  Layout layout;
+  first = nullptr;
   for (linalg::LinalgOp op : ops)
     if (isReduction(op)) {
       first = op;
       break;
     }
   if (!first)
-    return why = "it has no reduction", false;
+    return layout;
   for (utils::IteratorType t : first.getIteratorTypesArray())
     layout.isRowDim.push_back(t == utils::IteratorType::parallel);
   layout.sizes = first.getStaticLoopRanges();
   layout.rows = first.getNumParallelLoops();
   layout.cols = first.getNumReductionLoops();
+  return layout;
+}
+
+/// Whether `ops` (on tensors) form a row kernel; `refuse` says why not.
+LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
+                      function_ref<InFlightDiagnostic()> refuse, Layout &layout) {
+  linalg::LinalgOp first;
+  layout = layoutOf(ops, first);
+  if (!first)
+    return refuse() << "it has no reduction";
   SmallVector<int64_t> rowSizes;
   for (auto [i, s] : llvm::enumerate(layout.sizes))
     if (layout.isRowDim[i])
       rowSizes.push_back(s);
-  // When deciding (on tensors, `strict`), a dynamic size matches only a
-  // dynamic one: kf asserts at run time that the dynamic dims an op
-  // combines are equal, but a dynamic dim against a static one may be
-  // anything (a [3, ?, 2] division after a reduction over [3, 1, 2] is no op
-  // over the reduction's rows; found by kf_fuzz.py). When mapping, after
-  // canonicalization made some of those equal dims static, the decision
-  // stands and `?` matches any size.
-  auto sameSizes = [strict](ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
-    if (strict || a.size() != b.size())
-      return a == b;
-    for (auto [x, y] : llvm::zip(a, b))
-      if (x != y && !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y))
-        return false;
-    return true;
-  };
+  // A dynamic size matches only a dynamic one: kf asserts at run time that
+  // the dynamic dims an op combines are equal, but a dynamic dim against a
+  // static one may be anything (a [3, ?, 2] division after a reduction over
+  // [3, 1, 2] is no op over the reduction's rows; found by kf_fuzz.py).
+  // Canonicalization on buffers may make some of those equal dims static
+  // later; the decision made here stands.
+  auto sameSizes = [](ArrayRef<int64_t> a, ArrayRef<int64_t> b) { return a == b; };
   // Values the kernel's own ops write: read back only at the same element
   // or as a row value.
   llvm::DenseSet<Value> written;
@@ -125,53 +129,53 @@ bool analyze(ArrayRef<linalg::LinalgOp> ops, bool strict,
         return isReduction(r) && r.getDpsInits()[0] == filledBuffer(fill);
       });
       if (!initOfReduction)
-        return why = "a fill does not start a reduction", false;
+        return refuse() << "a fill does not start a reduction";
       continue;
     }
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!generic)
-      return why = "it holds a " + op->getName().getStringRef().str(), false;
+      return refuse() << "it holds a " << op->getName().getStringRef();
     unsigned loops = generic.getNumLoops();
     bool rowOp = !isReduction(op) && layout.isRowOp(generic);
     bool fullRank = loops == layout.isRowDim.size() && !rowOp;
     if (isReduction(op)) {
       if (generic.getIteratorTypesArray() != first.getIteratorTypesArray() ||
           !sameSizes(generic.getStaticLoopRanges(), layout.sizes))
-        return why = "its reductions are over different rows", false;
+        return refuse() << "its reductions are over different rows";
       if (generic.getNumDpsInits() != 1)
-        return why = "a reduction has several results", false;
+        return refuse() << "a reduction has several results";
       Operation *combine = combiner(generic);
       arith::ConstantOp init = initialValue(generic, ops);
       if (!combine || !init || !isIdentity(combine, init))
-        return why = "a reduction is not a combination from its identity", false;
+        return refuse() << "a reduction is not a combination from its identity";
       if (!readsRowOnly(generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)),
                         layout.isRowDim))
-        return why = "a reduction's result is not indexed by its rows", false;
+        return refuse() << "a reduction's result is not indexed by its rows";
     } else if (fullRank) {
       if (!sameSizes(generic.getStaticLoopRanges(), layout.sizes))
-        return why = "its ops iterate over different shapes", false;
+        return refuse() << "its ops iterate over different shapes";
     } else if (!rowOp) {
-      return why = "an op is neither over the rows nor over rows and columns", false;
+      return refuse() << "an op is neither over the rows nor over rows and columns";
     } else if (loops == layout.rows &&
                !sameSizes(generic.getStaticLoopRanges(), rowSizes)) {
-      return why = "its ops iterate over different rows", false;
+      return refuse() << "its ops iterate over different rows";
     }
     for (OpOperand &init : generic.getDpsInitsMutable())
       if (!isReduction(op) && !generic.getMatchingIndexingMap(&init).isIdentity())
-        return why = "a result is not written in iteration order", false;
+        return refuse() << "a result is not written in iteration order";
     for (OpOperand *input : generic.getDpsInputOperands()) {
       if (!written.count(input->get()))
         continue;
       AffineMap map = generic.getMatchingIndexingMap(input);
       if (!map.isIdentity() && !(fullRank && readsRowOnly(map, layout.isRowDim)))
-        return why = "an op reads another's result at another row", false;
+        return refuse() << "an op reads another's result at another row";
     }
     for (Value v : generic.getDpsInits())
       written.insert(v);
     for (Value v : generic->getResults())
       written.insert(v);
   }
-  return true;
+  return success();
 }
 
 } // namespace
@@ -187,35 +191,32 @@ arith::ConstantOp rows::initialValue(linalg::GenericOp op, ArrayRef<linalg::Lina
   return nullptr;
 }
 
-
 Operation *combinerOf(linalg::GenericOp op) { return combiner(op); }
 
-bool isRowKernel(ArrayRef<linalg::LinalgOp> ops, std::string &why) {
+FailureOr<RowLaunch> checkRowKernel(ArrayRef<linalg::LinalgOp> ops,
+                                    function_ref<InFlightDiagnostic()> refuse) {
   Layout layout;
-  return analyze(ops, /*strict=*/true, why, layout);
+  if (failed(analyze(ops, refuse, layout)))
+    return failure();
+  return twoStageReduction(ops, layout) ? RowLaunch::TwoStage : RowLaunch::BlockPerRow;
 }
 
-
-LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, bool host) {
-  Layout layout;
-  std::string why;
-  linalg::LinalgOp last = ops.back();
-  auto name = last->getAttrOfType<StringAttr>("kf.kernel");
-  if (!analyze(ops, /*strict=*/false, why, layout))
-    return last->emitError("kf-map-kernels-to-gpu: kernel '")
-           << name.getValue() << "' is not a row kernel: " << why;
-  if (!host)
-    if (linalg::GenericOp reduction = twoStageReduction(ops, layout)) {
-      mapTwoStage(ops, reduction, layout, blockSize);
-      return success();
-    }
+void mapTwoStageKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                       unsigned blockSize) {
   linalg::LinalgOp first;
-  for (linalg::LinalgOp op : ops)
-    if (isReduction(op)) {
-      first = op;
-      break;
-    }
-  OpBuilder b(last);
+  Layout layout = layoutOf(ops, first);
+  // Canonicalization on buffers may have made a dim static that the
+  // decision saw dynamic; one block then serves the (one) row as well.
+  if (linalg::GenericOp reduction = twoStageReduction(ops, layout))
+    return mapTwoStage(b, name, ops, reduction, layout, blockSize);
+  mapRowKernel(b, name, ops, blockSize, /*host=*/false);
+}
+
+void mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                  unsigned blockSize, bool host) {
+  OpBuilder::InsertionGuard guard(b);
+  linalg::LinalgOp first, last = ops.back();
+  Layout layout = layoutOf(ops, first);
   Location loc = last.getLoc();
   MLIRContext *ctx = b.getContext();
 
@@ -246,10 +247,8 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
         shared.push_back(MemRefType::get(
             {32}, combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType(),
             MemRefLayoutAttrInterface(), workgroup));
-  auto launch = ::mlir::gpu::LaunchOp::create(
-      b, loc, grid, one, one, threads, one, one, nullptr, nullptr, {}, shared, {}, nullptr,
-      nullptr, nullptr, FlatSymbolRefAttr::get(ctx, "kfuse_kernels"),
-      FlatSymbolRefAttr::get(name));
+  auto launch = buildKernelLaunch(b, loc, name.getValue(),
+                                  {grid, one, one, threads, one, one}, shared);
   b.setInsertionPointToStart(&launch.getBody().front());
   // With no rows (a zero-sized tensor) the one block does nothing; the
   // condition is the same for all threads of a block, so the barriers
@@ -286,8 +285,7 @@ LogicalResult mapRowKernel(ArrayRef<linalg::LinalgOp> ops, unsigned blockSize, b
     if (!host) // what one thread wrote, the next op's threads may read
       ::mlir::gpu::BarrierOp::create(b, loc);
   }
-  finishLaunch(b, loc, launch, ops);
-  return success();
+  finishLaunch(b, loc, launch);
 }
 
 } // namespace kfuse::gpu

@@ -35,11 +35,9 @@ linalg::GenericOp twoStageReduction(ArrayRef<linalg::LinalgOp> ops, const Layout
 /// A full reduction in two launches: `<name>_partials` (blocks striding
 /// over the whole tensor, each storing its combined partial) and `<name>`
 /// (one block combining the partials, then the ops over the result).
-void mapTwoStage(ArrayRef<linalg::LinalgOp> ops, linalg::GenericOp reduction,
-                 const Layout &layout, unsigned blockSize) {
+void mapTwoStage(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                 linalg::GenericOp reduction, const Layout &layout, unsigned blockSize) {
   linalg::LinalgOp last = ops.back();
-  StringRef name = last->getAttrOfType<StringAttr>("kf.kernel").getValue();
-  OpBuilder b(last);
   Location loc = last.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> colSizes;
@@ -65,15 +63,13 @@ void mapTwoStage(ArrayRef<linalg::LinalgOp> ops, linalg::GenericOp reduction,
         .getResult();
   };
   auto launch = [&](Value grid, StringRef kernel) {
-    auto l = ::mlir::gpu::LaunchOp::create(
-        b, loc, grid, one, one, threads, one, one, nullptr, nullptr, {}, TypeRange{shared}, {},
-        nullptr, nullptr, nullptr, FlatSymbolRefAttr::get(ctx, "kfuse_kernels"),
-        FlatSymbolRefAttr::get(ctx, kernel));
-    return l;
+    return buildKernelLaunch(b, loc, kernel,
+                             {grid, one, one, threads, one, one},
+                             TypeRange{shared});
   };
 
   // Stage 1: the ops up to the reduction, over this block's columns.
-  auto first = launch(blocks, (name + "_partials").str());
+  auto first = launch(blocks, (name.getValue() + "_partials").str());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&first.getBody().front());
@@ -102,7 +98,7 @@ void mapTwoStage(ArrayRef<linalg::LinalgOp> ops, linalg::GenericOp reduction,
     ::mlir::gpu::TerminatorOp::create(b, loc);
   }
   // Stage 2: the partials, then the ops over the result.
-  auto second = launch(one, name);
+  auto second = launch(one, name.getValue());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&second.getBody().front());
@@ -133,8 +129,6 @@ void mapTwoStage(ArrayRef<linalg::LinalgOp> ops, linalg::GenericOp reduction,
     ::mlir::gpu::TerminatorOp::create(b, loc);
   }
   memref::DeallocOp::create(b, loc, partials);
-  for (linalg::LinalgOp op : llvm::reverse(ops))
-    op->erase();
 }
 
 } // namespace kfuse::gpu::rows

@@ -16,8 +16,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
-#define DEBUG_TYPE "kf-compensated-sums"
-
 namespace kfuse {
 #define GEN_PASS_DEF_KFCOMPENSATEDSUMS
 #include "passes/Passes.h.inc"

@@ -13,8 +13,6 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
-#define DEBUG_TYPE "kf-host-kernel-abi"
-
 namespace kfuse {
 #define GEN_PASS_DEF_KFHOSTKERNELABI
 #include "passes/Passes.h.inc"
@@ -31,7 +29,7 @@ struct KfHostKernelAbiPass
     MLIRContext *ctx = &getContext();
     SmallVector<LLVM::LLVMFuncOp> kernels;
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-      if (func->hasAttr("kf.host_kernel"))
+      if (!kfuse::kf::getHostKernel(func).empty())
         kernels.push_back(func);
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto i64 = IntegerType::get(ctx, 64);

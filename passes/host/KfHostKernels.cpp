@@ -19,8 +19,6 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 
-#define DEBUG_TYPE "kf-host-kernels"
-
 namespace kfuse {
 #define GEN_PASS_DEF_KFHOSTKERNELS
 #include "passes/Passes.h.inc"
@@ -53,7 +51,7 @@ LogicalResult outline(gpu::GPUFuncOp kernel, StringRef prefix,
   args.append(9, index);
   auto func = func::FuncOp::create(b, loc, (prefix + kernel.getName()).str(),
                                    b.getFunctionType(args, {}));
-  func->setAttr("kf.host_kernel", b.getStringAttr(kernel.getName()));
+  kfuse::kf::setHostKernel(func, kernel.getName());
   Block *entry = func.addEntryBlock();
   OpBuilder fb = OpBuilder::atBlockBegin(entry);
   IRMapping mapping;

@@ -2,8 +2,6 @@
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
 
-#define DEBUG_TYPE "kf-inline-kernels"
-
 namespace kfuse {
 #define GEN_PASS_DEF_KFINLINEKERNELS
 #include "passes/Passes.h.inc"
@@ -26,6 +24,7 @@ struct KfInlineKernelsPass
       rewriter.inlineBlockBefore(&body, kernel);
       rewriter.replaceOp(kernel, values);
     }
+    kfuse::kf::removeBoundaries(getOperation()); // between kernels now gone
   }
 };
 } // namespace

@@ -1,5 +1,6 @@
 //===- BroadcastUtils.cpp - broadcasting through indexing maps ------------===//
 #include "passes/kf-to-linalg/Lowering.h"
+#include "dialect/Kf/KfAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -111,9 +112,7 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 void tagKernel(Operation *linalgOp, Operation *kfOp) {
-  linalgOp->setAttr("kf.op",
-                    StringAttr::get(kfOp->getContext(),
-                                    kfOp->getName().stripDialect()));
+  kf::setEagerOpName(linalgOp, kfOp->getName().stripDialect());
 }
 
 } // namespace kfuse::lowering

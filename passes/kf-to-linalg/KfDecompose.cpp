@@ -6,7 +6,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#define DEBUG_TYPE "kf-decompose"
 
 namespace kfuse {
 #define GEN_PASS_DEF_KFDECOMPOSE
@@ -23,7 +22,7 @@ namespace {
 Value shiftByMax(PatternRewriter &rewriter, Location loc, Value x,
                  DenseI64ArrayAttr dims) {
   auto m = MaxOp::create(rewriter, loc, x, dims, rewriter.getUnitAttr());
-  m->setAttr(KfDialect::StableShiftAttrHelper::getNameStr(), rewriter.getUnitAttr());
+  setStableShift(m);
   return SubOp::create(rewriter, loc, x, m);
 }
 

@@ -12,7 +12,6 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#define DEBUG_TYPE "kf-to-linalg"
 
 namespace kfuse {
 #define GEN_PASS_DEF_KFTOLINALG

@@ -18,42 +18,38 @@ namespace {
 
 enum class Combine { Sum, Mean, Max, Min };
 
-/// The accumulator's start value: the identity of the combining function.
-Value identity(OpBuilder &b, Location loc, Type t, Combine kind) {
-  if (kind == Combine::Sum || kind == Combine::Mean)
-    return scalarConstant(b, loc, t, 0);
-  bool isMax = kind == Combine::Max;
-  if (auto f = dyn_cast<FloatType>(t))
-    return arith::ConstantOp::create(
-        b, loc,
-        b.getFloatAttr(f, APFloat::getInf(f.getFloatSemantics(), isMax)));
-  unsigned width = t.getIntOrFloatBitWidth();
-  APInt v = width == 1 ? APInt(1, isMax ? 0 : 1)
-                       : (isMax ? APInt::getSignedMinValue(width)
-                                : APInt::getSignedMaxValue(width));
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-}
-
-Value combine(OpBuilder &b, Location loc, Combine kind, Value acc, Value x) {
-  Type t = acc.getType();
+/// The combining function on an accumulator of type `t`, as upstream names
+/// it: floats keep NaN (maximumf, as torch.amax does), bools combine with
+/// or/and, other integers are signed.
+arith::AtomicRMWKind combiningKind(Combine kind, Type t) {
   bool isFloat = isa<FloatType>(t), isBool = t.isInteger(1);
   switch (kind) {
   case Combine::Sum:
   case Combine::Mean:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, acc, x))
-                   : Value(arith::AddIOp::create(b, loc, acc, x));
+    return isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
   case Combine::Max:
-    if (isFloat) // maximumf keeps NaN, as torch.amax does
-      return arith::MaximumFOp::create(b, loc, acc, x);
-    return isBool ? Value(arith::OrIOp::create(b, loc, acc, x))
-                  : Value(arith::MaxSIOp::create(b, loc, acc, x));
+    return isFloat  ? arith::AtomicRMWKind::maximumf
+           : isBool ? arith::AtomicRMWKind::ori
+                    : arith::AtomicRMWKind::maxs;
   case Combine::Min:
-    if (isFloat)
-      return arith::MinimumFOp::create(b, loc, acc, x);
-    return isBool ? Value(arith::AndIOp::create(b, loc, acc, x))
-                  : Value(arith::MinSIOp::create(b, loc, acc, x));
+    return isFloat  ? arith::AtomicRMWKind::minimumf
+           : isBool ? arith::AtomicRMWKind::andi
+                    : arith::AtomicRMWKind::mins;
   }
   llvm_unreachable("unknown reduction");
+}
+
+/// The accumulator's start value: the identity of the combining function
+/// (0, -inf, +inf, the signed minimum or maximum, false, true).
+Value identity(OpBuilder &b, Location loc, Type t, Combine kind) {
+  return arith::ConstantOp::create(
+      b, loc,
+      arith::getIdentityValueAttr(combiningKind(kind, t), t, b, loc));
+}
+
+Value combine(OpBuilder &b, Location loc, Combine kind, Value acc, Value x) {
+  return arith::getReductionOp(combiningKind(kind, acc.getType()), b, loc,
+                               acc, x);
 }
 
 template <typename OpTy, Combine kind>
@@ -94,7 +90,7 @@ struct ReductionToGeneric : OpConversionPattern<OpTy> {
     if (isSum && isa<FloatType>(acc) && acc.getIntOrFloatBitWidth() < 32)
       acc = rewriter.getF32Type();
     if ((kind == Combine::Max || kind == Combine::Min) && rank > 0 &&
-        !op->hasAttr(KfDialect::StableShiftAttrHelper::getNameStr())) {
+        !isStableShift(op)) {
       // Static empty dims were refused by the verifier; dynamic ones here.
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       for (int64_t d : reduced)
@@ -175,7 +171,7 @@ Value finishReduction(OpBuilder &b, Location loc, Value acc, Type resultElt,
           v = arith::DivFOp::create(nb, l, v, divisor);
         linalg::YieldOp::create(nb, l, castScalar(nb, l, v, resultElt));
       });
-  finish->setAttr(KfDialect::FinishesAttrHelper::getNameStr(), b.getUnitAttr());
+  setFinisher(finish);
   return finish.getResult(0);
 }
 

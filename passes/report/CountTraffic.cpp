@@ -1,6 +1,7 @@
 //===- CountTraffic.cpp - what each kernel reads and writes ---------------===//
 #include "passes/report/KernelReport.h"
 #include "passes/analysis/Views.h"
+#include "passes/fusion/FusionPolicy.h"
 
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -68,10 +69,10 @@ Traffic countTraffic(func::FuncOp func, std::vector<Kernel> *kernels,
   for (auto kernel : func.getOps<kf::KernelOp>()) {
     Kernel k;
     k.name = kernel.getSymName().str();
-    k.kind = kernel.getKind().str();
-    if (auto ops = kernel->getAttrOfType<ArrayAttr>("kf.ops"))
-      for (Attribute a : ops)
-        k.ops.push_back(cast<StringAttr>(a).getValue().str());
+    k.kind = kf::stringifyKernelKind(kernel.getKind()).str();
+    if (ArrayAttr ops = kernel.getOpsAttr())
+      for (auto name : ops.getAsValueRange<StringAttr>())
+        k.ops.push_back(name.str());
     llvm::SetVector<Value> captured;
     getUsedValuesDefinedAbove(kernel.getBody(), captured);
     llvm::SetVector<Value> inputs;
@@ -98,17 +99,12 @@ Traffic countTraffic(func::FuncOp func, std::vector<Kernel> *kernels,
 
 std::vector<Boundary> readBoundaries(func::FuncOp func) {
   std::vector<Boundary> out;
-  auto attr = func->getAttrOfType<ArrayAttr>("kf.boundaries");
-  if (!attr)
-    return out;
-  for (auto dict : attr.getAsRange<DictionaryAttr>()) {
-    auto get = [&](StringRef key) {
-      auto s = dict.getAs<StringAttr>(key);
-      return s ? s.getValue().str() : std::string();
-    };
-    out.push_back({get("producer"), get("consumer"), get("producer_op"),
-                   get("consumer_op"), get("reason"), get("detail")});
-  }
+  for (kf::BoundaryAttr boundary : kf::getBoundaries(func))
+    out.push_back({boundary.getProducer().str(), boundary.getConsumer().str(),
+                   boundary.getProducerOp().str(),
+                   boundary.getConsumerOp().str(),
+                   fusion::reasonCode(boundary.getReason()),
+                   boundary.getDetail().str()});
   return out;
 }
 

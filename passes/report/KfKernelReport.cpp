@@ -13,7 +13,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 
-#define DEBUG_TYPE "kf-kernel-report"
 
 namespace kfuse {
 #define GEN_PASS_DEF_KFKERNELREPORT
@@ -73,6 +72,8 @@ report::Traffic eagerTraffic(func::FuncOp func, std::vector<std::string> &symbol
 struct KfKernelReportPass
     : kfuse::impl::KfKernelReportBase<KfKernelReportPass> {
   using Base::Base;
+  template <typename T>
+  friend fusion::FusionOptions fusion::readFusionOptions(const T &);
 
   /// Lowers and forms kernels on a copy of the module, nested in it for the
   /// time of the analysis so that the pass manager may run on it.
@@ -81,17 +82,11 @@ struct KfKernelReportPass
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     auto copy = cast<ModuleOp>(b.clone(*module));
-    KfFormKernelsOptions options;
-    options.fusion = fused ? fusion.getValue() : "none";
     // The same switches as this pass's (both take KfFusionOptions).
-    options.maxOps = maxOps;
-    options.pointwise = pointwise;
-    options.reductionPrologue = reductionPrologue;
-    options.reductionEpilogue = reductionEpilogue;
-    options.rowPersistent = rowPersistent;
-    options.matmulEpilogue = matmulEpilogue;
-    options.reshape = reshape;
-    options.recompute = recompute;
+    fusion::FusionOptions switches = fusion::readFusionOptions(*this);
+    if (!fused)
+      switches.enabled = false;
+    KfFormKernelsOptions options = fusion::toPassOptions(switches);
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addPass(createKfToLinalg());
     pm.addPass(createKfFormKernels(options));
@@ -123,16 +118,9 @@ struct KfKernelReportPass
     return values;
   }
 
-  /// Bad options are refused before any IR is touched.
+  /// Bad options are refused before any IR is touched (llvm::cl checks
+  /// `fusion` and `format`).
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (format != "text" && format != "json")
-      return emitError(UnknownLoc::get(ctx))
-             << "kf-kernel-report: format must be 'text' or 'json', got '"
-             << format << "'";
-    if (fusion != "on" && fusion != "none")
-      return emitError(UnknownLoc::get(ctx))
-             << "kf-kernel-report: fusion must be 'on' or 'none', got '"
-             << fusion << "'";
     if (!fusion::parseMaxOps(maxOps))
       return emitError(UnknownLoc::get(ctx))
              << "kf-kernel-report: max-ops must be a number of ops from 0 "
@@ -167,7 +155,7 @@ struct KfKernelReportPass
     }
     eager->erase();
     fused->erase();
-    if (format == "json")
+    if (format == report::ReportFormat::Json)
       report::printJson(llvm::outs(), reports, *values);
     else
       report::printText(llvm::outs(), reports, *values);

@@ -7,7 +7,7 @@
 // values are compared to 2e-5 here; test/Runtime/accurate-sums.mlir checks
 // 1e-6 on .npy outputs.
 // RUN: kfuse-opt %s --kf-cpu-pipeline | %run-cpu | %numpy-check %s
-// RUN: kfuse-opt %s --kf-cpu-pipeline=fusion=none | %run-cpu | %numpy-check %s
+// RUN: kfuse-opt %s --kf-cpu-pipeline=fusion=off | %run-cpu | %numpy-check %s
 // RUN: kfuse-opt %s --kf-gpu-emulation-pipeline | %run-cpu | %numpy-check %s
 
 func.func private @printMemrefF32(memref<*xf32>)

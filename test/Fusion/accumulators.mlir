@@ -3,7 +3,7 @@
 // accumulator to f16/bf16. They never make a kernel of their own, not even
 // with fusion off, and the report lists only the kf op.
 // RUN: kfuse-opt %s --kf-kernel-report -o /dev/null | FileCheck %s
-// RUN: kfuse-opt %s --kf-kernel-report=fusion=none -o /dev/null | FileCheck %s --check-prefix=EAGER
+// RUN: kfuse-opt %s --kf-kernel-report=fusion=off -o /dev/null | FileCheck %s --check-prefix=EAGER
 // RUN: %fusion-diff %s
 
 // An f16 row sum: one kernel either way; it reads 4x8 f16 (64 bytes) and

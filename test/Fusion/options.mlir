@@ -1,6 +1,6 @@
 // Every switch of kf-form-kernels, seen through the report: each rule off
 // restores the boundary it removes, with reason rule-disabled.
-// RUN: kfuse-opt %s --kf-kernel-report=fusion=none -o /dev/null | FileCheck %s --check-prefix=NONE
+// RUN: kfuse-opt %s --kf-kernel-report=fusion=off -o /dev/null | FileCheck %s --check-prefix=NONE
 // RUN: kfuse-opt %s --kf-kernel-report=max-ops=2 -o /dev/null | FileCheck %s --check-prefix=MAXOPS
 // RUN: kfuse-opt %s --kf-kernel-report=pointwise=false -o /dev/null | FileCheck %s --check-prefix=NOPOINTWISE
 // RUN: kfuse-opt %s --kf-kernel-report=reduction-prologue=false -o /dev/null | FileCheck %s --check-prefix=NOPROLOGUE
@@ -10,7 +10,7 @@
 // RUN: kfuse-opt %s --kf-kernel-report=reshape=false -o /dev/null | FileCheck %s --check-prefix=NORESHAPE
 // RUN: kfuse-opt %s --kf-kernel-report=recompute=false -o /dev/null | FileCheck %s --check-prefix=NORECOMPUTE
 
-// fusion=none gives eager's boundaries in the fused column: 4 kernels.
+// fusion=off gives eager's boundaries in the fused column: 4 kernels.
 // max-ops=2 splits the chain of 4 into 2 kernels of 2: neg+exp reads a,
 // writes t (2); mul+relu reads t, b, writes y (3).
 // Without the pointwise rule, every elementwise op is its own kernel.
@@ -57,6 +57,10 @@ func.func @prologue_epilogue(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // NOROW-NEXT: kernels 5 3
 // NOROW-NEXT: transfers 12 9
 // NOROW: (max -> sub): rule-disabled: rule disabled: row-persistent
+// The exp -> div pair is kept apart by the same switch, and says so (it
+// printed "rule disabled: " with no rule before).
+// NOROW: (exp -> div): rule-disabled: rule disabled: row-persistent{{$}}
+// NOROW: (sum -> div): rule-disabled: rule disabled: row-persistent
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = kf.softmax %x dim 1 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>

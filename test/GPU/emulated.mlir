@@ -6,7 +6,7 @@
 // element-by-element path.
 // RUN: %fusion-diff --candidate=--kf-gpu-emulation-pipeline %s
 // RUN: %fusion-diff --candidate=--kf-gpu-emulation-pipeline=block-size=32 %s
-// RUN: %fusion-diff "--candidate=--kf-gpu-emulation-pipeline=fusion=none block-size=64" %s
+// RUN: %fusion-diff "--candidate=--kf-gpu-emulation-pipeline=fusion=off block-size=64" %s
 // DIMS: 1027
 
 func.func @len1(%a: tensor<1xf32>, %b: tensor<1xf32>) -> tensor<1xf32> {

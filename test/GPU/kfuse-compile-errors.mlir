@@ -4,6 +4,8 @@
 // RUN: not test -e %t.ptx
 // RUN: not kfuse-compile %s --gpu-chip=sm_100 2>&1 | FileCheck %s --check-prefix=CHIP100
 // RUN: not kfuse-compile %s --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION
+// RUN: not kfuse-compile %s --fusion=row-persistent=maybe 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: not kfuse-compile %s --fusion=max-ops=-1 2>&1 | FileCheck %s --check-prefix=MAXOPS
 // RUN: not kfuse-compile %s --emit=cubin 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: not kfuse-compile %s --emit=lib 2>&1 | FileCheck %s --check-prefix=LIB
 // RUN: not kfuse-compile %s --block-size=100 2>&1 | FileCheck %s --check-prefix=BLOCK
@@ -17,10 +19,13 @@
 // would abort.
 // CHIP: kfuse-compile: error: unsupported GPU chip 'sm_61': kfuse emits PTX ISA 8.0 for sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
 // CHIP100: unsupported GPU chip 'sm_100'
-// FUSION: kfuse-compile: error: --fusion must be 'on' or 'off', got 'maybe'
+// --fusion takes kf-form-kernels' words: on, off, max-ops=N, rule switches.
+// FUSION: kfuse-compile: error: --fusion=maybe: unknown fusion option 'maybe': expected on, off, max-ops=N or a rule (pointwise, reduction-prologue, reduction-epilogue, row-persistent, matmul-epilogue, reshape, recompute)=true|false
+// RULE: kfuse-compile: error: --fusion=row-persistent=maybe: fusion rule 'row-persistent' must be set to true or false, got 'row-persistent=maybe'
+// MAXOPS: kfuse-compile: error: --fusion=max-ops=-1: max-ops must be a number of ops from 0 (no limit) to 4294967295, got '-1'
 // EMIT: Cannot find option named 'cubin'
 // LIB: kfuse-compile: error: --emit=lib writes a shared library: give its path with -o
-// BLOCK: kfuse-compile: error: --block-size must be a multiple of 32 from 32 to 1024
+// BLOCK: kfuse-compile: error: block-size must be a multiple of 32 from 32 to 1024, got 100
 // MISSING: kfuse-compile: error: cannot open input file
 // The user's input is never overwritten.
 // OVERWRITE: kfuse-compile: error: -o {{.*}}input.mlir is the input file; refusing to overwrite it

@@ -10,7 +10,7 @@
 // KF: kf.add
 // KF: kf.relu
 // LINALG-COUNT-2: linalg.generic
-// KERNELS: kf.kernel "pointwise_add_relu_0" kind "pointwise"
+// KERNELS: kf.kernel "pointwise_add_relu_0" kind pointwise
 // One launch of the outlined kernel on one stream, into a device buffer,
 // and its module.
 // GPU: %[[T0:.*]] = gpu.wait async

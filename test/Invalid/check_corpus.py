@@ -64,7 +64,7 @@ def main():
         [opt, valid, "--kf-kernel-report=dims=x=3"],
         [opt, valid, "--kf-kernel-report=dims=d0=-4"],
         [opt, valid, "--kf-map-kernels-to-gpu=block-size=7"],
-        [opt, valid, "--kf-check-gpu-target=chip=sm_1"],
+        [opt, valid, "--kf-gpu-emulation-pipeline=block-size=7"],
         [opt, valid, "--kf-gpu-pipeline=chip=sm_100"],
         [opt, valid, "--kf-cpu-pipeline=fusion=sometimes"],
         [opt, valid, "--kf-no-such-pass"],

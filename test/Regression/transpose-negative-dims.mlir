@@ -2,7 +2,7 @@
 // computes what numpy's transpose with the same axes computes, fused and
 // unfused on the CPU.
 // RUN: kfuse-opt %s --kf-cpu-pipeline | %run-cpu | %numpy-check %s
-// RUN: kfuse-opt %s --kf-cpu-pipeline=fusion=none | %run-cpu | %numpy-check %s
+// RUN: kfuse-opt %s --kf-cpu-pipeline=fusion=off | %run-cpu | %numpy-check %s
 
 // NUMPY: x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 // NUMPY: expect(np.transpose(x, (-1, 0, -2)) + 1)

@@ -51,8 +51,15 @@
 // DEVICE: kfuse-run: error: --device must be auto, cuda or cpu, got 'tpu'
 // RUN: not kfuse-run %s --repeat=-1 2>&1 | FileCheck %s --check-prefix=REPEAT
 // REPEAT: kfuse-run: error: --repeat takes an integer from 0 to 1000000, got '-1'
+// --fusion's words are kfuse-compile's: it refuses one it does not know.
 // RUN: not kfuse-run %s --fusion=maybe 2>&1 | FileCheck %s --check-prefix=FUSION
-// FUSION: kfuse-run: error: --fusion must be on or off, got 'maybe'
+// FUSION: kfuse-compile: error: --fusion=maybe: unknown fusion option 'maybe'
+// FUSION: kfuse-run: error: compiling {{.*}} failed (kfuse-compile said why above)
+// The words of an older spelling are refused with the right one.
+// RUN: not kfuse-run %s --fusion=eager 2>&1 | FileCheck %s --check-prefix=EAGER
+// EAGER: kfuse-run: error: --fusion=eager: say off (fused kernels: on; one kernel per op: off)
+// RUN: not kfuse-run %s --fusion= 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: kfuse-run: error: --fusion needs on, off or fusion switches such as row-persistent=false
 // RUN: not kfuse-run %s --frobnicate 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: kfuse-run: error: unknown option --frobnicate (see --help)
 // RUN: not kfuse-run %s --dim d0=8 2>&1 | FileCheck %s --check-prefix=NODIM

@@ -6,7 +6,7 @@
 // CHECK-SAME: (%[[X:.*]]: memref<4x?xf32>, %[[S:.*]]: memref<4xf32>)
 // CHECK: %[[LOST:.*]] = memref.alloc() : memref<4xf32>
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[LOST]] : memref<4xf32>)
-// CHECK: linalg.generic {{.*}} ins(%[[X]] : memref<4x?xf32>) outs(%[[S]], %[[LOST]] : memref<4xf32>, memref<4xf32>) attrs = {kf.kernel = "k"}
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : memref<4x?xf32>) outs(%[[S]], %[[LOST]] : memref<4xf32>, memref<4xf32>) attrs = {kf.op = "sum"}
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[SUM:.*]]: f32, %[[C:.*]]: f32):
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[IN]] : f32
 // CHECK-NEXT: %[[Y:.*]] = arith.subf %[[E]], %[[C]] : f32
@@ -21,7 +21,7 @@
 func.func @row_sum(%x: memref<4x?xf32>, %s: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<4x?xf32>) outs(%s : memref<4xf32>) attrs = {kf.kernel = "k"} {
+      ins(%x : memref<4x?xf32>) outs(%s : memref<4xf32>) attrs = {kf.op = "sum"} {
   ^bb0(%in: f32, %out: f32):
     %e = math.exp %in : f32
     %0 = arith.addf %e, %out : f32

@@ -1,12 +1,19 @@
 // What kf-form-kernels refuses.
 // RUN: not kfuse-opt %s --kf-form-kernels=fusion=sometimes 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not kfuse-opt %s --kf-form-kernels=fusion=none 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: not kfuse-opt %s --kf-kernel-report=fusion=eager 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not kfuse-opt %s --kf-kernel-report=format=yaml 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not kfuse-opt %s --kf-kernel-report=dims=n=4 2>&1 | FileCheck %s --check-prefix=DIMS
 // RUN: kfuse-opt %s -split-input-file -verify-diagnostics --kf-to-linalg --kf-form-kernels
 
-// An option value that is not allowed is refused before the IR is touched.
-// OPTION: error: kf-form-kernels: fusion must be 'on' or 'none', got 'sometimes'
-// FORMAT: error: kf-kernel-report: format must be 'text' or 'json', got 'yaml'
+// An option value that is not allowed is refused before the IR is touched:
+// `fusion` (on|off) and `format` (text|json) are enum options, checked by
+// llvm::cl, which names the option and the value. `none` and `eager`, the
+// old spellings of off, are refused too: one spelling everywhere.
+// OPTION: for the --fusion option: Cannot find option named 'sometimes'!
+// NONE: for the --fusion option: Cannot find option named 'none'!
+// REPORT: for the --fusion option: Cannot find option named 'eager'!
+// FORMAT: for the --format option: Cannot find option named 'yaml'!
 // DIMS: error: kf-kernel-report: dims entry 'n=4' is not of the form d<N>=<size>
 
 // Kernel formation orders ops within one block; a function with branches

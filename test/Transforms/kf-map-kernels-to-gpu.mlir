@@ -41,10 +41,12 @@
 // B128: gpu.launch
 // SCALAR-LABEL: func.func @bias_add
 func.func @bias_add(%x: memref<?x8xf32>, %b: memref<8xf32>, %y: memref<?x8xf32>) {
-  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %b : memref<?x8xf32>, memref<8xf32>) outs(%y : memref<?x8xf32>) attrs = {kf.kernel = "pointwise_add_0"} {
-  ^bb0(%a: f32, %c: f32, %o: f32):
-    %s = arith.addf %a, %c : f32
-    linalg.yield %s : f32
+  kf.kernel "pointwise_add_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %b : memref<?x8xf32>, memref<8xf32>) outs(%y : memref<?x8xf32>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %s = arith.addf %a, %c : f32
+      linalg.yield %s : f32
+    }
   }
   return
 }
@@ -88,15 +90,17 @@ func.func @bias_add(%x: memref<?x8xf32>, %b: memref<8xf32>, %y: memref<?x8xf32>)
 // SCALAR: scf.if
 // SCALAR: memref.load
 func.func @two_outputs(%x: memref<16xf32>, %t: memref<16xf32>, %y: memref<16xf32>) {
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : memref<16xf32>) outs(%t : memref<16xf32>) attrs = {kf.kernel = "pointwise_exp_neg_0"} {
-  ^bb0(%a: f32, %o: f32):
-    %e = math.exp %a : f32
-    linalg.yield %e : f32
-  }
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%t : memref<16xf32>) outs(%y : memref<16xf32>) attrs = {kf.kernel = "pointwise_exp_neg_0"} {
-  ^bb0(%a: f32, %o: f32):
-    %n = arith.negf %a : f32
-    linalg.yield %n : f32
+  kf.kernel "pointwise_exp_neg_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : memref<16xf32>) outs(%t : memref<16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%t : memref<16xf32>) outs(%y : memref<16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %n = arith.negf %a : f32
+      linalg.yield %n : f32
+    }
   }
   return
 }
@@ -109,11 +113,13 @@ func.func @two_outputs(%x: memref<16xf32>, %t: memref<16xf32>, %y: memref<16xf32
 // CHECK-NOT: vector.load
 // CHECK: memref.load
 func.func @bools(%x: memref<16xi1>, %y: memref<16xi1>) {
-  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<16xi1>) outs(%y : memref<16xi1>) attrs = {kf.kernel = "pointwise_not_0"} {
-  ^bb0(%a: i1, %o: i1):
-    %t = arith.constant true
-    %n = arith.xori %a, %t : i1
-    linalg.yield %n : i1
+  kf.kernel "pointwise_not_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<16xi1>) outs(%y : memref<16xi1>) {
+    ^bb0(%a: i1, %o: i1):
+      %t = arith.constant true
+      %n = arith.xori %a, %t : i1
+      linalg.yield %n : i1
+    }
   }
   return
 }
@@ -126,17 +132,19 @@ func.func @bools(%x: memref<16xi1>, %y: memref<16xi1>) {
 // CHECK: memref.load %{{.*}}[] : memref<f32>
 // CHECK: memref.store %{{.*}}, %{{.*}}[] : memref<f32>
 func.func @scalar(%x: memref<f32>, %y: memref<f32>) {
-  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%x : memref<f32>) outs(%y : memref<f32>) attrs = {kf.kernel = "pointwise_neg_0"} {
-  ^bb0(%a: f32, %o: f32):
-    %n = arith.negf %a : f32
-    linalg.yield %n : f32
+  kf.kernel "pointwise_neg_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%x : memref<f32>) outs(%y : memref<f32>) {
+    ^bb0(%a: f32, %o: f32):
+      %n = arith.negf %a : f32
+      linalg.yield %n : f32
+    }
   }
   return
 }
 
 // -----
 
-// Ops without a kernel name are left alone.
+// Ops outside any kernel are left alone.
 // CHECK-LABEL: func.func @untagged
 // CHECK-NOT: gpu.launch
 // CHECK: linalg.generic

@@ -6,7 +6,7 @@ a @main that calls it on deterministic inputs (dynamic dims get the sizes
 given by a `// DIMS: 3` line, default 3, or by a `// DIMS @f: 3 4 1` line,
 one size per `?` of f's arguments in order), prints every result as f64, and
 runs it through two kfuse-opt pipelines with mlir-runner: by default
-`--kf-cpu-pipeline=fusion=on` against `--kf-cpu-pipeline=fusion=none`
+`--kf-cpu-pipeline=fusion=on` against `--kf-cpu-pipeline=fusion=off`
 (fusion never changes a result); `--candidate` names another, such as the
 GPU mapping run as host loops (`--kf-gpu-emulation-pipeline`). The printed
 arrays must match (NaN matches NaN).
@@ -141,7 +141,7 @@ def main():
     ap.add_argument("--kfuse-opt", required=True)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--candidate", default="--kf-cpu-pipeline=fusion=on")
-    ap.add_argument("--reference", default="--kf-cpu-pipeline=fusion=none")
+    ap.add_argument("--reference", default="--kf-cpu-pipeline=fusion=off")
     # Reductions that combine in another order (a GPU's tree of shuffles)
     # differ in the last bits: give them a relative tolerance.
     ap.add_argument("--rtol", type=float, default=1e-6)

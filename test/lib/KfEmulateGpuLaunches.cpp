@@ -13,8 +13,6 @@
 
 #include "mlir/IR/IRMapping.h"
 
-#define DEBUG_TYPE "kf-emulate-gpu-launches"
-
 namespace kfuse {
 #define GEN_PASS_DEF_KFEMULATEGPULAUNCHES
 #include "test/lib/TestPasses.h.inc"

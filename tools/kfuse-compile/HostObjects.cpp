@@ -71,30 +71,31 @@ void optimizeModule(llvm::Module &llvmModule, llvm::TargetMachine &tm) {
 
 } // namespace
 
-std::unique_ptr<llvm::TargetMachine>
-hostMachine(StringRef cpu, std::string &why, llvm::CodeGenOptLevel level) {
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+hostMachine(StringRef cpu, llvm::CodeGenOptLevel level) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string why;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
   if (!target)
-    return nullptr;
+    return llvm::createStringError(why);
   std::string cpuName = cpu == "native" ? llvm::sys::getHostCPUName().str() : cpu.str();
   // An unknown CPU name would reach the backend, which warns and then
   // aborts on the features it cannot resolve: refuse it here.
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
       target->createMCSubtargetInfo(triple, "", ""));
-  if (!subtarget || !subtarget->isCPUStringValid(cpuName)) {
-    why = "not a CPU LLVM knows for " + triple.str() +
-          " (for example x86-64, x86-64-v3, skylake, znver3, or native)";
-    return nullptr;
-  }
+  if (!subtarget || !subtarget->isCPUStringValid(cpuName))
+    return llvm::createStringError(
+        "not a CPU LLVM knows for " + triple.str() +
+        " (for example x86-64, x86-64-v3, skylake, znver3, or native)");
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, cpuName, "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
       level));
   if (!tm)
-    why = "no target machine for " + triple.str() + " " + cpuName;
-  return tm;
+    return llvm::createStringError("no target machine for " + triple.str() +
+                                   " " + cpuName);
+  return std::move(tm);
 }
 
 /// See HostObjects.h: why, and how the two objects link.
@@ -145,9 +146,8 @@ std::unique_ptr<llvm::Module> splitLaunchCode(llvm::Module &llvmModule,
 }
 
 /// Runs on a worker thread (see ObjectJob).
-std::optional<std::string> emitObject(llvm::Module &llvmModule,
-                                      llvm::TargetMachine &tm, StringRef path,
-                                      bool optimize) {
+llvm::Error emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
+                       StringRef path, bool optimize) {
   llvmModule.setTargetTriple(tm.getTargetTriple());
   llvmModule.setDataLayout(tm.createDataLayout());
   if (optimize)
@@ -155,18 +155,20 @@ std::optional<std::string> emitObject(llvm::Module &llvmModule,
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return "cannot write " + path.str() + ": " + ec.message();
+    return llvm::createStringError("cannot write " + path + ": " + ec.message());
   llvm::legacy::PassManager pm;
   if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-    return std::string("the host target cannot emit object files");
+    return llvm::createStringError("the host target cannot emit object files");
   pm.run(llvmModule);
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 void ObjectJob::run() {
-  error = emitObject(*launch, *launchTm, launchPath, /*optimize=*/false);
-  if (!error)
-    error = emitObject(*module, *tm, path);
+  llvm::Error e = emitObject(*launch, *launchTm, launchPath, /*optimize=*/false);
+  if (!e)
+    e = emitObject(*module, *tm, path);
+  if (e)
+    error = llvm::toString(std::move(e));
   launch.reset(); // their memory, as soon as they are done
   module.reset();
   context.reset();

@@ -13,6 +13,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CodeGen.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <memory>
@@ -22,10 +23,10 @@
 namespace kfuse {
 
 /// A target machine for the host CPU `cpu` (an LLVM CPU name, or native),
-/// or null with `why` set (an unknown CPU name is refused here: the backend
+/// or why there is none (an unknown CPU name is refused here: the backend
 /// would abort on it).
-std::unique_ptr<llvm::TargetMachine>
-hostMachine(llvm::StringRef cpu, std::string &why,
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+hostMachine(llvm::StringRef cpu,
             llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default);
 
 /// The variant's own functions (and their C interfaces) are launch code:
@@ -44,10 +45,9 @@ std::unique_ptr<llvm::Module> splitLaunchCode(llvm::Module &llvmModule,
                                               llvm::StringRef variant);
 
 /// Optimizes `llvmModule` for the host (unless `optimize` is false) and
-/// writes it as an object file at `path`; returns the error, if any.
-std::optional<std::string> emitObject(llvm::Module &llvmModule,
-                                      llvm::TargetMachine &tm,
-                                      llvm::StringRef path, bool optimize = true);
+/// writes it as an object file at `path`.
+llvm::Error emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
+                       llvm::StringRef path, bool optimize = true);
 
 /// One object file to optimize and emit: LLVM's part of a variant, the
 /// most of its time (an eager variant: one kernel function per op). Each

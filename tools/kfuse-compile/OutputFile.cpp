@@ -12,13 +12,13 @@ namespace fs = llvm::sys::fs;
 namespace kfuse {
 namespace {
 
-std::string cannotWrite(llvm::StringRef path, const llvm::Twine &why) {
-  return ("cannot write " + path + ": " + why).str();
+llvm::Error cannotWrite(llvm::StringRef path, const llvm::Twine &why) {
+  return llvm::createStringError("cannot write " + path + ": " + why);
 }
 
 /// Writes into what stands at `path` (a device, a FIFO, a dangling
 /// symlink's target), truncating it, without replacing it.
-std::optional<std::string> writeThrough(llvm::StringRef path,
+llvm::Error writeThrough(llvm::StringRef path,
                                         llvm::StringRef contents) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, fs::OF_None);
@@ -28,16 +28,15 @@ std::optional<std::string> writeThrough(llvm::StringRef path,
   os.close();
   if (os.has_error())
     return cannotWrite(path, os.error().message());
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 /// Replaces the regular file `path` (or creates it) whole: the contents go
 /// to a temporary beside it, renamed over it once complete. The temporary
 /// is removed on every failure, and on a crash (TempFile registers it with
 /// the signal handlers).
-std::optional<std::string> replaceRegular(llvm::StringRef path,
-                                          llvm::StringRef contents,
-                                          bool executable) {
+llvm::Error replaceRegular(llvm::StringRef path, llvm::StringRef contents,
+                           bool executable) {
   unsigned mode = executable ? fs::all_all : fs::all_read | fs::all_write;
   llvm::Expected<fs::TempFile> temp =
       fs::TempFile::create(path + "-%%%%%%.kfuse-tmp", mode);
@@ -60,36 +59,34 @@ std::optional<std::string> replaceRegular(llvm::StringRef path,
     llvm::consumeError(temp->discard());
     return cannotWrite(path, why);
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 } // namespace
 
-std::optional<std::string> checkOutputPath(llvm::StringRef output,
-                                           llvm::StringRef input,
-                                           llvm::StringRef option) {
+llvm::Error checkOutputPath(llvm::StringRef output, llvm::StringRef input,
+                            llvm::StringRef option) {
   if (output == "-")
-    return std::nullopt;
+    return llvm::Error::success();
   if (fs::is_directory(output))
-    return (option + " " + output + " is a directory; give the path of a file")
-        .str();
+    return llvm::createStringError(option + " " + output +
+                                   " is a directory; give the path of a file");
   // fs::equivalent compares st_dev and st_ino of what both paths name.
   bool same = false;
   if (!fs::equivalent(input, output, same) && same)
-    return (option + " " + output + " is the input file; refusing to overwrite it")
-        .str();
-  return std::nullopt;
+    return llvm::createStringError(option + " " + output +
+                                   " is the input file; refusing to overwrite it");
+  return llvm::Error::success();
 }
 
-std::optional<std::string> writeOutput(llvm::StringRef path,
-                                       llvm::StringRef contents,
-                                       bool executable) {
+llvm::Error writeOutput(llvm::StringRef path, llvm::StringRef contents,
+                        bool executable) {
   if (path == "-") {
     llvm::outs() << contents;
     llvm::outs().flush();
     if (llvm::outs().has_error())
       return cannotWrite("stdout", llvm::outs().error().message());
-    return std::nullopt;
+    return llvm::Error::success();
   }
   fs::file_status link;
   std::error_code ec = fs::status(path, link, /*Follow=*/false);

@@ -12,26 +12,22 @@
 #define KFUSE_TOOLS_KFUSE_COMPILE_OUTPUTFILE_H
 
 #include "llvm/ADT/StringRef.h"
-
-#include <optional>
-#include <string>
+#include "llvm/Support/Error.h"
 
 namespace kfuse {
 
-/// Why `output` cannot be written for the input `input`, checked before any
+/// Refuses an `output` that cannot be written for the input `input`, before any
 /// work: it is a directory, or it is the input itself (the same device and
 /// inode, however the two are spelled, through symlinks and hard links).
 /// `option` names the output in the message.
-std::optional<std::string> checkOutputPath(llvm::StringRef output,
-                                           llvm::StringRef input,
-                                           llvm::StringRef option = "-o");
+llvm::Error checkOutputPath(llvm::StringRef output, llvm::StringRef input,
+                            llvm::StringRef option = "-o");
 
 /// Writes `contents` to `path` ("-" is stdout) as the header describes.
 /// `executable` asks for mode 0777 (less the umask) for a new file; a
-/// replaced regular file keeps its mode. Returns the error, if any.
-std::optional<std::string> writeOutput(llvm::StringRef path,
-                                       llvm::StringRef contents,
-                                       bool executable = false);
+/// replaced regular file keeps its mode.
+llvm::Error writeOutput(llvm::StringRef path, llvm::StringRef contents,
+                        bool executable = false);
 
 } // namespace kfuse
 

@@ -13,7 +13,6 @@
 //===----------------------------------------------------------------------===//
 #include "tools/kfuse-compile/SharedLibrary.h"
 
-#include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -45,10 +44,16 @@ LogicalResult fail(const Twine &message) {
   return failure();
 }
 
-LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
+/// Runs the stages `from` to `to` of `pipeline` on `module`.
+LogicalResult runStages(ModuleOp module, const LibraryOptions &options,
+                        const PipelineOptions &pipeline, Stage from, Stage to) {
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  if (failed(parsePassPipeline(pipeline, pm)))
-    return fail("internal error: a pipeline does not parse: " + pipeline);
+  if (options.configure && failed(options.configure(pm)))
+    return failure();
+  for (Stage stage :
+       {Stage::Linalg, Stage::Kernels, Stage::Gpu, Stage::Ptx, Stage::Llvm})
+    if (from <= stage && stage <= to)
+      addStagePasses(pm, stage, pipeline);
   return pm.run(module);
 }
 
@@ -123,7 +128,7 @@ void renameForVariant(ModuleOp module, StringRef variant) {
 /// The kernel module of a variant is kfuse_<variant>.
 void renameKernelModule(ModuleOp module, StringRef variant) {
   SymbolTable table(module);
-  for (auto gpuModule : llvm::to_vector(module.getOps<gpu::GPUModuleOp>()))
+  for (auto gpuModule : llvm::to_vector(module.getOps<mlir::gpu::GPUModuleOp>()))
     (void)table.rename(gpuModule,
                        StringAttr::get(module.getContext(), "kfuse_" + variant.str()));
 }
@@ -158,20 +163,25 @@ private:
 
 } // namespace
 
-std::optional<std::string> checkHostCpu(StringRef cpu) {
-  std::string why;
-  if (!hostMachine(cpu, why))
-    return "--host-cpu=" + cpu.str() + ": " + why;
-  return std::nullopt;
+llvm::Error checkHostCpu(StringRef cpu) {
+  auto tm = hostMachine(cpu);
+  if (!tm)
+    return llvm::createStringError("--host-cpu=" + cpu + ": " +
+                                   llvm::toString(tm.takeError()));
+  return llvm::Error::success();
 }
 
 LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options) {
   if (failed(checkVariantNames(module)))
     return failure();
-  std::string why;
-  std::unique_ptr<llvm::TargetMachine> tm = hostMachine(options.hostCpu, why);
+  auto cannotCompile = [&](llvm::Error e) {
+    return fail("cannot compile for the host CPU '" + options.hostCpu +
+                "': " + llvm::toString(std::move(e)));
+  };
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      hostMachine(options.hostCpu);
   if (!tm)
-    return fail("cannot compile for the host CPU '" + options.hostCpu + "': " + why);
+    return cannotCompile(tm.takeError());
   Temporaries temporaries;
   // Declared after the temporaries: the pool waits for its jobs before
   // they are removed, on every way out.
@@ -185,10 +195,10 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
   for (StringRef fusion : {"eager", "fused"}) {
     ProgramVariant v;
     v.name = fusion.str();
-    std::string mode = fusion == "fused" ? "on" : "none";
+    PipelineOptions pipeline = options.pipeline;
+    pipeline.fusion.enabled = fusion == "fused";
     OwningOpRef<ModuleOp> kernels = module.clone();
-    if (failed(runPipeline(*kernels, gpuPipeline(GpuStage::Kernels, options.chip, mode,
-                                                 options.blockSize))))
+    if (failed(runStages(*kernels, options, pipeline, Stage::Linalg, Stage::Kernels)))
       return failure();
     v.kernels = std::move(kernels);
     for (bool host : {true, false}) {
@@ -198,11 +208,7 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
       SmallVector<std::string> entries;
       for (func::FuncOp func : definedFunctions(*m))
         entries.push_back(func.getName().str());
-      std::string upToGpu = gpuPipeline(GpuStage::Gpu, options.chip, mode,
-                                        options.blockSize, host);
-      std::string full = host ? hostRuntimePipeline(mode, options.blockSize)
-                              : gpuPipeline(GpuStage::Llvm, options.chip, mode,
-                                            options.blockSize);
+      pipeline.target = host ? Target::Host : Target::Gpu;
       std::string gpuError;
       LogicalResult ok = success();
       {
@@ -216,10 +222,10 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
               gpuError = d.str();
             return success();
           });
-        ok = runPipeline(*m, upToGpu);
+        ok = runStages(*m, options, pipeline, Stage::Linalg, Stage::Gpu);
         if (succeeded(ok)) {
           renameKernelModule(*m, variant);
-          ok = runPipeline(*m, StringRef(full).drop_front(upToGpu.size() + 1));
+          ok = runStages(*m, options, pipeline, Stage::Ptx, Stage::Llvm);
         }
       }
       if (failed(ok)) {
@@ -240,10 +246,14 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
         return failure();
       job->path = *path;
       job->launchPath = *launchPath;
-      job->tm = hostMachine(options.hostCpu, why);
-      job->launchTm = hostMachine(options.hostCpu, why, llvm::CodeGenOptLevel::None);
-      if (!job->tm || !job->launchTm)
-        return fail("cannot compile for the host CPU '" + options.hostCpu + "': " + why);
+      auto objectTm = hostMachine(options.hostCpu);
+      if (!objectTm)
+        return cannotCompile(objectTm.takeError());
+      auto launchTm = hostMachine(options.hostCpu, llvm::CodeGenOptLevel::None);
+      if (!launchTm)
+        return cannotCompile(launchTm.takeError());
+      job->tm = std::move(*objectTm);
+      job->launchTm = std::move(*launchTm);
       objects.push_back(*path);
       objects.push_back(*launchPath);
       ObjectJob *running = job.get();
@@ -256,7 +266,8 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
   // The manifest, as a C string the library exports.
   std::string manifest;
   llvm::raw_string_ostream os(manifest);
-  writeProgramManifest(os, module, variants, options.blockSize, options.chip);
+  writeProgramManifest(os, module, variants, options.pipeline.blockSize,
+                       options.pipeline.chip);
   {
     llvm::LLVMContext llvmContext;
     llvm::Module m("kfuse_manifest", llvmContext);
@@ -266,8 +277,8 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
     FailureOr<std::string> path = temporaries.create("manifest.o");
     if (failed(path))
       return failure();
-    if (auto error = emitObject(m, *tm, *path))
-      return fail(*error);
+    if (llvm::Error e = emitObject(m, **tm, *path))
+      return fail(llvm::toString(std::move(e)));
     objects.push_back(*path);
   }
   pool.wait();
@@ -299,9 +310,9 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
                                              /*RequiresNullTerminator=*/false);
   if (!library)
     return fail("cannot read the linked library: " + library.getError().message());
-  if (auto error = writeOutput(options.output, (*library)->getBuffer(),
-                               /*executable=*/true))
-    return fail(*error);
+  if (llvm::Error e = writeOutput(options.output, (*library)->getBuffer(),
+                                  /*executable=*/true))
+    return fail(llvm::toString(std::move(e)));
   return success();
 }
 

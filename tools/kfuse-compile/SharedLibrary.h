@@ -2,24 +2,32 @@
 #ifndef KFUSE_TOOLS_KFUSE_COMPILE_SHAREDLIBRARY_H
 #define KFUSE_TOOLS_KFUSE_COMPILE_SHAREDLIBRARY_H
 
-#include "mlir/IR/BuiltinOps.h"
+#include "passes/Pipelines.h"
 
-#include <optional>
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
 #include <string>
 
 namespace kfuse {
 
 struct LibraryOptions {
-  std::string chip;
-  unsigned blockSize = 256;
+  /// The fused versions are compiled with `pipeline.fusion` (fusion on),
+  /// the eager ones with fusion off; `until` and `target` are ignored.
+  PipelineOptions pipeline;
+  /// Applied to every pass manager the build runs (kfuse-compile's
+  /// --mlir-* options: IR printing, timing, statistics).
+  std::function<mlir::LogicalResult(mlir::PassManager &)> configure;
   std::string hostCpu;     // LLVM CPU name for the host code
   std::string output;      // the .so to write
   std::string runtimeDir;  // where libkfuse_runtime.so is
 };
 
-/// Why the host code cannot be compiled for `cpu` (an LLVM CPU name or
-/// "native"), or nothing.
-std::optional<std::string> checkHostCpu(llvm::StringRef cpu);
+/// Refuses a `cpu` (an LLVM CPU name or "native") the host code cannot be
+/// compiled for.
+llvm::Error checkHostCpu(llvm::StringRef cpu);
 
 /// Compiles the kf program `module` four times (GPU and host CPU, fused and
 /// eager), each to an object, and links them with the manifest into one

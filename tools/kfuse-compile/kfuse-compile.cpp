@@ -2,14 +2,19 @@
 //
 // Compiles a kf program and writes any stage of it: kf, linalg, kernels
 // (kf.kernel regions), gpu (outlined gpu.func), ptx, llvm (host LLVM IR).
-// The stages are the prefixes of the named pipeline kf-gpu-pipeline, so
-// `kfuse-opt --kf-gpu-pipeline` replays exactly what this runs.
+// The stages are the prefixes of the named pipeline kf-gpu-pipeline (built
+// from the same PipelineOptions, passes/Pipelines.h), so `kfuse-opt
+// --kf-gpu-pipeline` with the same options replays exactly what this runs.
+// MLIR's pass-manager, context, printing and timing options apply to every
+// stage (--mlir-print-ir-after-all, --mlir-timing, --mlir-pass-statistics).
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfDialect.h"
-#include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
+#include "passes/Passes.h"
+#include "passes/Pipelines.h"
 #include "passes/gpu/GpuTarget.h"
+#include "tools/KfuseVersion.h"
 #include "tools/kfuse-compile/InlineCalls.h"
 #include "tools/kfuse-compile/KernelManifest.h"
 #include "tools/kfuse-compile/OutputFile.h"
@@ -20,13 +25,16 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h" // openInputFile
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
@@ -44,10 +52,15 @@ namespace {
 
 enum class Emit { Kf, Linalg, Kernels, Gpu, Ptx, Llvm, Lib };
 
+/// kfuse-compile's own options, shown first by --help (categories are listed
+/// by name: "Compilation" before "Generic" and "MLIR").
+cl::OptionCategory kfuseCategory("Compilation options (kfuse-compile)");
+
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
-                               cl::Required);
+                               cl::Required, cl::cat(kfuseCategory));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
-                                cl::value_desc("path"), cl::init("-"));
+                                cl::value_desc("path"), cl::init("-"),
+                                cl::cat(kfuseCategory));
 cl::opt<Emit> emit(
     "emit", cl::desc("What to write"), cl::init(Emit::Ptx),
     cl::values(clEnumValN(Emit::Kf, "kf", "the kf program, verified"),
@@ -57,35 +70,84 @@ cl::opt<Emit> emit(
                clEnumValN(Emit::Ptx, "ptx", "the PTX of every kernel"),
                clEnumValN(Emit::Llvm, "llvm", "host LLVM IR with embedded PTX"),
                clEnumValN(Emit::Lib, "lib",
-                          "a shared library for kfuse-run (needs -o)")));
+                          "a shared library for kfuse-run (needs -o)")),
+    cl::cat(kfuseCategory));
 cl::opt<std::string> dumpDir("dump-dir",
                              cl::desc("Write every stage and kernels.json here"),
-                             cl::value_desc("dir"));
-cl::opt<std::string> fusion("fusion", cl::desc("on, or off for eager kernels"),
-                            cl::init("on"));
+                             cl::value_desc("dir"), cl::cat(kfuseCategory));
+cl::opt<std::string> fusionSpec(
+    "fusion",
+    cl::desc("on, off (eager: one kernel per op), max-ops=N, and rule "
+             "switches such as row-persistent=false, comma-separated (as "
+             "kf-form-kernels' options); with --emit=lib, the switches of "
+             "the fused version"),
+    cl::value_desc("options"), cl::init("on"), cl::cat(kfuseCategory));
 cl::opt<std::string> chip("gpu-chip", cl::desc("GPU chip (sm_75 .. sm_90)"),
-                          cl::init(kfuse::gpu::kDefaultChip));
+                          cl::init(kfuse::gpu::kDefaultChip),
+                          cl::cat(kfuseCategory));
 cl::opt<unsigned> blockSize("block-size", cl::desc("Threads per block"),
-                            cl::init(256));
+                            cl::init(256), cl::cat(kfuseCategory));
 cl::opt<std::string> hostCpu(
     "host-cpu",
     cl::desc("CPU the library's host code is compiled for (--emit=lib): an "
              "LLVM CPU name, or native"),
-    cl::init("x86-64-v3"));
+    cl::init("x86-64-v3"), cl::cat(kfuseCategory));
+
+cl::opt<std::string> remarksFilter(
+    "remarks-filter",
+    cl::desc("Print the optimization remarks whose category matches this "
+             "regex, as kfuse-opt does (kf-form-kernels: every fusion "
+             "decision)"),
+    cl::value_desc("regex"), cl::cat(kfuseCategory));
 
 int fail(const Twine &message) {
   llvm::errs() << "kfuse-compile: error: " << message << "\n";
   return 1;
 }
 
-/// The passes between two stages of the GPU pipeline.
-std::string stagePasses(kfuse::GpuStage from, std::optional<kfuse::GpuStage> prev,
-                        StringRef fusionMode) {
-  std::string all = kfuse::gpuPipeline(from, chip, fusionMode, blockSize);
-  if (!prev)
-    return all;
-  std::string before = kfuse::gpuPipeline(*prev, chip, fusionMode, blockSize);
-  return all.substr(before.size() + 1);
+int fail(llvm::Error error) { return fail(llvm::toString(std::move(error))); }
+
+/// --help lists kfuse-compile's options, then MLIR's (--mlir-*: IR
+/// printing, timing, statistics, threading), and hides the hundreds of
+/// LLVM backend options linked in with the NVPTX and host targets.
+void hideUnrelatedOptions() {
+  static cl::OptionCategory mlirCategory("MLIR options");
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (name.starts_with("mlir-"))
+      option->addCategory(mlirCategory);
+  cl::HideUnrelatedOptions({&kfuseCategory, &mlirCategory});
+}
+
+/// The pipeline's options from the command line: the fusion switches in
+/// kf-form-kernels' words, the chip and the block size, checked here once.
+FailureOr<kfuse::PipelineOptions> pipelineOptions(MLIRContext &context) {
+  auto refuse = [](const Twine &why) { fail(why); };
+  FailureOr<kfuse::fusion::FusionOptions> fusion;
+  {
+    // The parser reports through a diagnostic: said as the other refusals.
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+      refuse("--fusion=" + fusionSpec + ": " + d.str());
+      return success();
+    });
+    fusion = kfuse::fusion::parseFusionOptions(
+        fusionSpec, [&] { return emitError(UnknownLoc::get(&context)); });
+  }
+  if (failed(fusion))
+    return failure();
+  kfuse::PipelineOptions options;
+  options.fusion = *fusion;
+  options.chip = chip;
+  options.blockSize = blockSize;
+  return kfuse::checkPipelineOptions(options, refuse);
+}
+
+/// MLIR's --mlir-* options on a pass manager, its timing nested in `timing`.
+LogicalResult configure(PassManager &pm, TimingScope &timing) {
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  if (timing)
+    pm.enableTiming(timing);
+  return success();
 }
 
 std::string printed(Operation *op) {
@@ -109,8 +171,8 @@ std::string ptxOf(ModuleOp module) {
 }
 
 LogicalResult writeFile(StringRef path, StringRef contents) {
-  if (std::optional<std::string> error = kfuse::writeOutput(path, contents))
-    return fail(*error), failure();
+  if (llvm::Error error = kfuse::writeOutput(path, contents))
+    return fail(std::move(error)), failure();
   return success();
 }
 
@@ -121,14 +183,16 @@ int main(int argc, char **argv) {
   registerAllPasses();
   kfuse::registerKfusePasses();
   kfuse::registerKfusePipelines();
+  registerPassManagerCLOptions();
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  hideUnrelatedOptions();
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << kfuse::versionText("kfuse-compile");
+  });
   cl::ParseCommandLineOptions(argc, argv, "kfuse compiler driver\n");
 
-  if (auto error = kfuse::gpu::checkChip(chip))
-    return fail(*error);
-  if (fusion != "on" && fusion != "off")
-    return fail("--fusion must be 'on' or 'off', got '" + fusion + "'");
-  if (blockSize == 0 || blockSize > 1024 || blockSize % 32 != 0)
-    return fail("--block-size must be a multiple of 32 from 32 to 1024");
   if (emit == Emit::Lib && outputFile == "-")
     return fail("--emit=lib writes a shared library: give its path with -o");
   if (dumpDir.getNumOccurrences() && dumpDir.empty())
@@ -136,11 +200,10 @@ int main(int argc, char **argv) {
                 "current directory)");
   if (emit == Emit::Lib && !dumpDir.empty())
     return fail("--dump-dir goes with the text stages, not --emit=lib");
-  if (auto error = kfuse::checkOutputPath(outputFile, inputFile))
-    return fail(*error);
-  if (auto error = kfuse::checkHostCpu(hostCpu))
-    return fail(*error);
-  std::string fusionMode = fusion == "on" ? "on" : "none";
+  if (llvm::Error error = kfuse::checkOutputPath(outputFile, inputFile))
+    return fail(std::move(error));
+  if (llvm::Error error = kfuse::checkHostCpu(hostCpu))
+    return fail(std::move(error));
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -148,6 +211,18 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   registry.insert<kfuse::kf::KfDialect>();
   MLIRContext context(registry);
+  FailureOr<kfuse::PipelineOptions> options = pipelineOptions(context);
+  if (failed(options))
+    return 1;
+  if (!remarksFilter.empty()) {
+    // Printed as diagnostics (file:line:col: remark: ...), every kind.
+    std::string regex = remarksFilter;
+    remark::RemarkCategories categories{regex, regex, regex, regex, regex};
+    if (failed(remark::enableOptimizationRemarks(
+            context, nullptr, std::make_unique<remark::RemarkEmittingPolicyAll>(),
+            categories, /*printAsEmitRemarks=*/true)))
+      return fail("cannot print the remarks");
+  }
   context.printOpOnDiagnostic(false); // the message and location suffice
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -173,38 +248,48 @@ int main(int argc, char **argv) {
 
   if (emit == Emit::Lib) {
     // libkfuse_runtime.so is in lib/ next to this tool's bin/.
-    std::string self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&fail);
+    std::string self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&hideUnrelatedOptions);
     SmallString<128> runtimeDir(llvm::sys::path::parent_path(
         llvm::sys::path::parent_path(self)));
     llvm::sys::path::append(runtimeDir, "lib");
-    kfuse::LibraryOptions options{chip, blockSize, hostCpu, outputFile,
-                                  runtimeDir.str().str()};
-    return failed(kfuse::buildSharedLibrary(*module, options)) ? 1 : 0;
+    DefaultTimingManager tm;
+    applyDefaultTimingManagerCLOptions(tm);
+    TimingScope timing = tm.getRootScope();
+    kfuse::LibraryOptions library{
+        *options, [&](PassManager &pm) { return configure(pm, timing); },
+        hostCpu, outputFile, runtimeDir.str().str()};
+    return failed(kfuse::buildSharedLibrary(*module, library)) ? 1 : 0;
   }
 
   // Run the stages in order, keeping what --dump-dir and kernels.json need.
+  // One timing report for all of them.
+  DefaultTimingManager tm;
+  applyDefaultTimingManagerCLOptions(tm);
+  TimingScope timing = tm.getRootScope();
   OwningOpRef<ModuleOp> kernelsStage, gpuStage;
   struct Stage {
-    kfuse::GpuStage stage;
+    kfuse::Stage stage;
     Emit emit;
+    const char *name; // in the --mlir-timing report
     const char *file;
   };
-  const Stage stages[] = {{kfuse::GpuStage::Linalg, Emit::Linalg, "02-linalg.mlir"},
-                          {kfuse::GpuStage::Kernels, Emit::Kernels, "03-kernels.mlir"},
-                          {kfuse::GpuStage::Gpu, Emit::Gpu, "04-gpu.mlir"},
-                          {kfuse::GpuStage::Ptx, Emit::Ptx, "05-kernels.ptx"},
-                          {kfuse::GpuStage::Llvm, Emit::Llvm, "06-host.mlir"}};
+  const Stage stages[] = {
+      {kfuse::Stage::Linalg, Emit::Linalg, "stage linalg", "02-linalg.mlir"},
+      {kfuse::Stage::Kernels, Emit::Kernels, "stage kernels", "03-kernels.mlir"},
+      {kfuse::Stage::Gpu, Emit::Gpu, "stage gpu", "04-gpu.mlir"},
+      {kfuse::Stage::Ptx, Emit::Ptx, "stage ptx", "05-kernels.ptx"},
+      {kfuse::Stage::Llvm, Emit::Llvm, "stage llvm", "06-host.mlir"}};
   Emit last = dumpDir.empty() ? emit.getValue() : Emit::Llvm;
-  std::optional<kfuse::GpuStage> prev;
   for (const Stage &s : stages) {
     if (last < s.emit)
       break;
     PassManager pm(&context, ModuleOp::getOperationName());
-    if (failed(parsePassPipeline(stagePasses(s.stage, prev, fusionMode), pm)))
-      return fail("internal error: a stage pipeline does not parse");
+    TimingScope stageTiming = timing.nest(s.name);
+    if (failed(configure(pm, stageTiming)))
+      return 1;
+    kfuse::addStagePasses(pm, s.stage, *options);
     if (failed(pm.run(*module)))
       return 1; // the pass reported what and where
-    prev = s.stage;
     dumps.push_back({s.file, s.emit == Emit::Ptx ? ptxOf(*module) : printed(*module)});
     if (s.emit == Emit::Kernels)
       kernelsStage = module->clone();
@@ -237,7 +322,8 @@ int main(int argc, char **argv) {
   if (!dumpDir.empty()) {
     std::string manifest;
     llvm::raw_string_ostream os(manifest);
-    kfuse::writeKernelManifest(os, *kernelsStage, *gpuStage, blockSize, chip);
+    kfuse::writeKernelManifest(os, *kernelsStage, *gpuStage, options->blockSize,
+                               options->chip);
     dumps.push_back({"kernels.json", manifest});
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
       return fail("cannot create " + dumpDir + ": " + ec.message());
@@ -245,8 +331,9 @@ int main(int argc, char **argv) {
     for (auto &[name, text] : dumps) {
       SmallString<128> path(dumpDir);
       llvm::sys::path::append(path, name);
-      if (auto error = kfuse::checkOutputPath(path, inputFile, "--dump-dir file"))
-        return fail(*error);
+      if (llvm::Error error =
+              kfuse::checkOutputPath(path, inputFile, "--dump-dir file"))
+        return fail(std::move(error));
     }
     for (auto &[name, text] : dumps) {
       SmallString<128> path(dumpDir);

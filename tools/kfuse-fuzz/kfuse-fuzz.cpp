@@ -43,8 +43,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0;
   PassManager pm(&context, ModuleOp::getOperationName());
-  if (failed(parsePassPipeline("kf-to-linalg,kf-form-kernels", pm)))
-    return 0;
+  pm.addPass(kfuse::createKfToLinalg());
+  pm.addPass(kfuse::createKfFormKernels());
   (void)pm.run(*module);
   return 0;
 }

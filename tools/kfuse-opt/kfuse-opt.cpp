@@ -9,6 +9,7 @@
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
 #include "test/lib/TestPasses.h"
+#include "tools/KfuseVersion.h"
 #include "tools/kfuse-opt/NestingLimit.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -38,6 +39,9 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<kfuse::kf::KfDialect>();
 
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << kfuse::versionText("kfuse-opt");
+  });
   auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
       argc, argv, "kfuse optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();

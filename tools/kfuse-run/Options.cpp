@@ -1,5 +1,6 @@
 //===- Options.cpp - kfuse-run's command line -----------------------------===//
 #include "Options.h"
+#include "tools/KfuseVersion.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,42 @@ bool integer(const std::string &text, int64_t min, int64_t &out) {
     return false;
   out = std::atoll(text.c_str());
   return out >= min;
+}
+
+/// Reads --fusion: kfuse-compile's words (passes/fusion/FusionOptions.h),
+/// of which kfuse-run needs only on and off (which version runs); the
+/// others (max-ops=N, rule switches) go to kfuse-compile, which checks them.
+bool fusionOption(const std::string &spec, Options &o, std::string &error) {
+  o.fusion = spec;
+  o.fused = true;
+  o.switches = false;
+  bool any = false;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t end = spec.find_first_of(", \t", start);
+    if (end == std::string::npos)
+      end = spec.size();
+    std::string word = spec.substr(start, end - start);
+    start = end + 1;
+    if (word.empty())
+      continue;
+    any = true;
+    if (word == "on" || word == "fusion=on")
+      o.fused = true;
+    else if (word == "off" || word == "fusion=off")
+      o.fused = false;
+    else if (word == "fused" || word == "eager")
+      return error = "--fusion=" + word + ": say " + (word == "fused" ? "on" : "off") +
+                     " (fused kernels: on; one kernel per op: off)",
+             false;
+    else
+      o.switches = true;
+  }
+  if (!any)
+    return error = "--fusion needs on, off or fusion switches such as "
+                   "row-persistent=false",
+           false;
+  return true;
 }
 
 bool assignment(const std::string &text, std::string &name, std::string &value) {
@@ -37,13 +74,18 @@ void printUsage() {
       "  --dim dK=N         value of the size symbol dK for random inputs\n"
       "  --output resultN=FILE | FILE   write a result as .npy\n"
       "  --device auto|cuda|cpu         (default auto: cuda when it works)\n"
-      "  --fusion on|off    fused kernels or one kernel per op (default on)\n"
+      "  --fusion on|off    fused kernels or one kernel per op (default on); also\n"
+      "                     kfuse-compile's switches for a .mlir program, such\n"
+      "                     as --fusion=row-persistent=false,max-ops=8\n"
       "  --warmup W --repeat R          steady-state calls (default 2, 10)\n"
       "  --check            compare with the unfused program on the CPU\n"
       "  --trace FILE       a Chrome trace of launches and copies\n"
       "  --format text|json\n"
-      "  --gpu-chip sm_XX --block-size N  passed to kfuse-compile for .mlir\n");
+      "  --gpu-chip sm_XX --block-size N  passed to kfuse-compile for .mlir\n"
+      "  --version          kfuse's version, its LLVM, the GPU chips\n");
 }
+
+void printVersion() { std::fputs(versionText("kfuse-run").c_str(), stdout); }
 
 bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
   for (int i = 1; i < argc; ++i) {
@@ -78,6 +120,9 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
     std::string name, path;
     if (arg == "--help" || arg == "-h") {
       printUsage();
+      std::exit(0);
+    } else if (arg == "--version") {
+      printVersion();
       std::exit(0);
     } else if (arg == "--entry") {
       if (!next()) return false;
@@ -123,9 +168,8 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
       o.device = value;
     } else if (arg == "--fusion") {
       if (!next()) return false;
-      if (value != "on" && value != "off")
-        return error = "--fusion must be on or off, got '" + value + "'", false;
-      o.fusion = value;
+      if (!fusionOption(value, o, error))
+        return false;
     } else if (arg == "--format") {
       if (!next()) return false;
       if (value != "text" && value != "json")

@@ -10,7 +10,12 @@
 namespace kfuse::run {
 
 struct Options {
-  std::string program, entry, device = "auto", fusion = "on", trace;
+  std::string program, entry, device = "auto", trace;
+  // --fusion as given (the report shows it); `fused` says which version
+  // runs (its last on or off); `switches` says whether it has more than
+  // on and off (rule switches, max-ops), which kfuse-compile reads.
+  std::string fusion = "on";
+  bool fused = true, switches = false;
   std::string format = "text", chip, blockSize;
   std::vector<std::pair<std::string, std::string>> inputs, outputs; // name=path
   std::vector<std::pair<std::string, int64_t>> dims;                // dK=N
@@ -23,6 +28,7 @@ struct Options {
 /// Parses argv; on a bad option returns false with the reason in `error`.
 bool parseOptions(int argc, char **argv, Options &options, std::string &error);
 void printUsage();
+void printVersion();
 
 } // namespace kfuse::run
 

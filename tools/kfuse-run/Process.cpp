@@ -96,6 +96,10 @@ bool compileProgram(const Options &o, std::string &library, double &ms,
     argv.push_back("--gpu-chip=" + o.chip);
   if (!o.blockSize.empty())
     argv.push_back("--block-size=" + o.blockSize);
+  // The fused version is compiled with the switches (the eager one has
+  // none); kfuse-compile checks them.
+  if (o.switches)
+    argv.push_back("--fusion=" + o.fusion);
   auto start = std::chrono::steady_clock::now();
   int rc = spawn(argv);
   ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

@@ -121,6 +121,9 @@ int run(int argc, char **argv) {
   bool isMlir = o.program.size() > 5 && o.program.compare(o.program.size() - 5, 5, ".mlir") == 0;
   if (access(o.program.c_str(), R_OK) != 0)
     return fail("cannot read " + o.program);
+  if (!isMlir && o.switches)
+    return fail("--fusion=" + o.fusion + ": fusion switches are compiled in; give "
+                "them with the .mlir program (or to kfuse-compile --emit=lib)");
   if (isMlir && !compileProgram(o, library, report.compileMs, error))
     return fail(error);
   Program program;
@@ -143,7 +146,7 @@ int run(int argc, char **argv) {
                 " functions: choose one with --entry");
   }
   report.function = f->name;
-  const VariantInfo &variant = o.fusion == "on" ? f->fused : f->eager;
+  const VariantInfo &variant = o.fused ? f->fused : f->eager;
 
   // The device: CUDA needs GPU code for every kernel.
   std::string note;
@@ -168,7 +171,7 @@ int run(int argc, char **argv) {
   }
   report.peakGbps = kfuse_rt_peak_gbps();
   std::string target = std::string(kfuse_rt_is_cuda() ? "gpu_" : "host_") +
-                       (o.fusion == "on" ? "fused" : "eager");
+                       (o.fused ? "fused" : "eager");
 
   // Inputs, on the device.
   std::vector<Tensor> inputs;

@@ -3,7 +3,7 @@
 // The yielded values must be the kernel's results.
 func.func @yield_mismatch(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'kf.kernel' op yields 'tensor<4xf32>', 'tensor<4xf32>' but its results are 'tensor<4xf32>'}}
-  %0 = kf.kernel "k_0" kind "pointwise" -> tensor<4xf32> {
+  %0 = kf.kernel "k_0" kind pointwise -> tensor<4xf32> {
     kf.yield %x, %x : tensor<4xf32>, tensor<4xf32>
   }
   return %0 : tensor<4xf32>
@@ -13,8 +13,8 @@ func.func @yield_mismatch(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // The kind is one of four.
 func.func @bad_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'kf.kernel' op kind 'stencil' is not one of pointwise, reduction, matmul, transpose}}
-  %0 = kf.kernel "k_0" kind "stencil" -> tensor<4xf32> {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [pointwise, reduction, matmul, transpose]}}
+  %0 = kf.kernel "k_0" kind stencil -> tensor<4xf32> {
     kf.yield %x : tensor<4xf32>
   }
   return %0 : tensor<4xf32>
@@ -30,10 +30,10 @@ func.func @stray_yield(%x: tensor<4xf32>) {
 
 // -----
 
-// A kernel computes tensors.
+// A kernel computes tensors (buffers, once bufferized), not scalars.
 func.func @scalar_result(%x: f32) -> f32 {
-  // expected-error @+1 {{'kf.kernel' op result #0 must be variadic of ranked tensor of any type values, but got 'f32'}}
-  %0 = kf.kernel "k_0" kind "pointwise" -> f32 {
+  // expected-error @+1 {{'kf.kernel' op result #0 must be variadic of ranked tensor of any type values or memref of any type values, but got 'f32'}}
+  %0 = kf.kernel "k_0" kind pointwise -> f32 {
     kf.yield %x : f32
   }
   return %0 : f32

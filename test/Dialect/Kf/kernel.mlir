@@ -3,17 +3,17 @@
 
 
 // CHECK-LABEL: func.func @round_trip
-// CHECK: %[[K:.*]]:2 = kf.kernel "pointwise_exp_0" kind "pointwise" -> tensor<4xf32>, tensor<4xf32> attributes {kf.ops = ["exp"]} {
+// CHECK: %[[K:.*]]:2 = kf.kernel "pointwise_exp_0" kind pointwise -> tensor<4xf32>, tensor<4xf32> attributes {ops = ["exp"]} {
 // CHECK: kf.yield %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>
 // An empty kf.yield is implicit in the printed form.
-// CHECK: kf.kernel "pointwise_nothing_1" kind "pointwise" {
+// CHECK: kf.kernel "pointwise_nothing_1" kind pointwise {
 // CHECK-NEXT: }
 func.func @round_trip(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0:2 = kf.kernel "pointwise_exp_0" kind "pointwise" -> tensor<4xf32>, tensor<4xf32> attributes {kf.ops = ["exp"]} {
+  %0:2 = kf.kernel "pointwise_exp_0" kind pointwise -> tensor<4xf32>, tensor<4xf32> attributes {ops = ["exp"]} {
     %e = math.exp %x : tensor<4xf32>
     kf.yield %e, %x : tensor<4xf32>, tensor<4xf32>
   }
-  kf.kernel "pointwise_nothing_1" kind "pointwise" {
+  kf.kernel "pointwise_nothing_1" kind pointwise {
     kf.yield
   }
   return %0#0 : tensor<4xf32>

@@ -1,11 +1,11 @@
-// RUN: kfuse-opt %s -split-input-file -verify-diagnostics --kf-tag-gpu-kernels | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file -verify-diagnostics --kf-assign-kernel-mappings | FileCheck %s
 
-// Every linalg.generic of a pointwise kernel gets the kernel's name.
+// A pointwise kernel (two outputs over one shape) is mapped flat.
 // CHECK-LABEL: func.func @pointwise
-// CHECK: linalg.generic {{.*}} attrs = {kf.kernel = "pointwise_exp_neg_0"}
-// CHECK: linalg.generic {{.*}} attrs = {kf.kernel = "pointwise_exp_neg_0"}
+// CHECK: kf.kernel "pointwise_exp_neg_0" kind pointwise mapping flat
+// CHECK-COUNT-2: linalg.generic
 func.func @pointwise(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-  %r:2 = kf.kernel "pointwise_exp_neg_0" kind "pointwise" -> tensor<8xf32>, tensor<8xf32> {
+  %r:2 = kf.kernel "pointwise_exp_neg_0" kind pointwise -> tensor<8xf32>, tensor<8xf32> {
     %e0 = tensor.empty() : tensor<8xf32>
     %e = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
     ^bb0(%a: f32, %o: f32):
@@ -30,7 +30,7 @@ func.func @pointwise(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 // refused with the kernel's name.
 func.func @reduction(%x: tensor<8xf32>, %init: tensor<f32>) -> tensor<f32> {
   // expected-error @+1 {{kernel 'reduction_sum_0' (reduction, 1 linalg ops) cannot be mapped to the GPU yet: a reduction is not a combination from its identity}}
-  %r = kf.kernel "reduction_sum_0" kind "reduction" -> tensor<f32> {
+  %r = kf.kernel "reduction_sum_0" kind reduction -> tensor<f32> {
     %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<8xf32>) outs(%init : tensor<f32>) {
     ^bb0(%a: f32, %o: f32):
       %v = arith.addf %a, %o : f32
@@ -47,7 +47,7 @@ func.func @reduction(%x: tensor<8xf32>, %init: tensor<f32>) -> tensor<f32> {
 // compute its element from its own.
 func.func @transposed_read(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   // expected-error @+1 {{kernel 'pointwise_exp_neg_0' (pointwise, 2 linalg ops) cannot be mapped to the GPU yet: an op reads another's result at other elements}}
-  %r = kf.kernel "pointwise_exp_neg_0" kind "pointwise" -> tensor<4x4xf32> {
+  %r = kf.kernel "pointwise_exp_neg_0" kind pointwise -> tensor<4x4xf32> {
     %e0 = tensor.empty() : tensor<4x4xf32>
     %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
     ^bb0(%a: f32, %o: f32):
@@ -67,11 +67,11 @@ func.func @transposed_read(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // -----
 
 // A row kernel (softmax over rows: reductions and elementwise ops over the
-// same rows) is tagged kf.row: one block a row.
+// same rows) is mapped row: one block a row.
 // CHECK-LABEL: func.func @softmax_rows
-// CHECK-COUNT-6: kf.kernel = "reduction_max_sub_exp_sum_div_0", {{.*}}kf.row
+// CHECK: kf.kernel "reduction_max_sub_exp_sum_div_0" kind reduction mapping row
 func.func @softmax_rows(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %r = kf.kernel "reduction_max_sub_exp_sum_div_0" kind "reduction" -> tensor<4x8xf32> {
+  %r = kf.kernel "reduction_max_sub_exp_sum_div_0" kind reduction -> tensor<4x8xf32> {
     %ninf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
     %e0 = tensor.empty() : tensor<4xf32>
@@ -111,9 +111,9 @@ func.func @softmax_rows(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // Warp shuffles move 32 bits; an f64 reduction is served all the same (its
 // values travel in two halves).
 // CHECK-LABEL: func.func @f64_sum
-// CHECK: linalg.generic {{.*}}kf.kernel = "reduction_sum_0", kf.row}
+// CHECK: kf.kernel "reduction_sum_0" kind reduction mapping row
 func.func @f64_sum(%x: tensor<4x8xf64>) -> tensor<4xf64> {
-  %r = kf.kernel "reduction_sum_0" kind "reduction" -> tensor<4xf64> {
+  %r = kf.kernel "reduction_sum_0" kind reduction -> tensor<4xf64> {
     %zero = arith.constant 0.0 : f64
     %e = tensor.empty() : tensor<4xf64>
     %s0 = linalg.fill ins(%zero : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
@@ -133,7 +133,7 @@ func.func @f64_sum(%x: tensor<4x8xf64>) -> tensor<4xf64> {
 // is refused: the tiled mapping starts every element from the fill.
 func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>) -> tensor<4x2xf32> {
   // expected-error @+1 {{kernel 'matmul_0' (matmul, 1 linalg ops) cannot be mapped to the GPU yet: the matmul does not start from a constant fill}}
-  %r = kf.kernel "matmul_0" kind "matmul" -> tensor<4x2xf32> {
+  %r = kf.kernel "matmul_0" kind matmul -> tensor<4x2xf32> {
     %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>
     kf.yield %m : tensor<4x2xf32>
   }
@@ -146,9 +146,9 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>)
 // accumulate in f32) is a row kernel like any other; the warp shuffles
 // carry its values widened to 32 bits.
 // CHECK-LABEL: func.func @f16_sum
-// CHECK: linalg.generic {{.*}} kf.row
+// CHECK: kf.kernel "reduction_sum_0" kind reduction mapping row
 func.func @f16_sum(%x: tensor<4x8xf16>) -> tensor<4xf16> {
-  %r = kf.kernel "reduction_sum_0" kind "reduction" -> tensor<4xf16> {
+  %r = kf.kernel "reduction_sum_0" kind reduction -> tensor<4xf16> {
     %zero = arith.constant 0.0 : f16
     %e = tensor.empty() : tensor<4xf16>
     %s0 = linalg.fill ins(%zero : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>

@@ -1,20 +1,24 @@
-// RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=fusion=none \
-// RUN:   --kf-tag-gpu-kernels=serial-fallback=true | FileCheck %s
-// RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=fusion=none \
-// RUN:   --kf-tag-gpu-kernels=serial-fallback=true --kf-inline-kernels \
-// RUN:   --one-shot-bufferize=bufferize-function-boundaries --kf-map-kernels-to-gpu=host=true \
+// RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=fusion=off \
+// RUN:   --kf-assign-kernel-mappings=serial-fallback=true | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=fusion=off \
+// RUN:   --kf-assign-kernel-mappings=serial-fallback=true \
+// RUN:   --one-shot-bufferize=bufferize-function-boundaries --kf-hoist-kernel-buffers \
+// RUN:   --kf-map-kernels-to-gpu=host=true \
 // RUN:   | FileCheck %s --check-prefix=MAPPED
 
 // For the host runtime, a kernel the GPU mappings cannot serve (here a
-// batched matmul) is tagged kf.serial instead of refused; a row reduction
-// is tagged kf.row, a pointwise one as before (eager kernels, so that each
-// op is a kernel of its own).
+// batched matmul) is mapped serial instead of refused; a row reduction
+// is mapped row, a pointwise one flat (eager kernels, so that each op is a
+// kernel of its own).
 // CHECK-LABEL: func.func @matmul_sum_exp
-// CHECK: linalg.fill {kf.kernel = "matmul_0", kf.serial}
-// CHECK: linalg.generic {{.*}}kf.kernel = "matmul_0", kf.op = "matmul", kf.serial}
-// CHECK: linalg.fill {kf.kernel = "reduction_sum_1", kf.row}
-// CHECK: linalg.generic {{.*}}kf.kernel = "reduction_sum_1", kf.op = "sum", kf.row}
-// CHECK: linalg.generic {{.*}}kf.kernel = "pointwise_exp_2", kf.op = "exp"}
+// CHECK: kf.kernel "matmul_0" kind matmul mapping serial
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}}kf.op = "matmul"
+// CHECK: kf.kernel "reduction_sum_1" kind reduction mapping row
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}}kf.op = "sum"
+// CHECK: kf.kernel "pointwise_exp_2" kind pointwise mapping flat
+// CHECK: linalg.generic {{.*}}kf.op = "exp"
 // The serial kernel is one launch of one thread holding its linalg ops; the
 // row kernel a block (of one thread, on the host) a row, the pointwise one
 // the flat launch.

@@ -1,0 +1,89 @@
+//===- KfAttrs.td - the kernel contract's attributes -------*- tablegen -*-===//
+//
+// What the passes tell each other about a kernel, typed: its kind (from
+// kernel formation), its GPU mapping (decided once, on tensors), and the
+// boundaries between kernels with their reasons (read by the report).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_KF_ATTRS_TD
+#define KFUSE_KF_ATTRS_TD
+
+include "dialect/Kf/KfDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+// What a kernel computes; decides the mappings that can serve it.
+def Kf_KernelKind : I32EnumAttr<"KernelKind", "what a kernel computes", [
+  I32EnumAttrCase<"Pointwise", 0, "pointwise">,
+  I32EnumAttrCase<"Reduction", 1, "reduction">,
+  I32EnumAttrCase<"Matmul", 2, "matmul">,
+  I32EnumAttrCase<"Transpose", 3, "transpose">,
+]> {
+  let cppNamespace = "::kfuse::kf";
+}
+
+// How a kernel runs on the GPU (and, with one thread a block, on the host
+// runtime): decided once on tensors, read by the pattern that builds the
+// kernel's launch.
+def Kf_KernelMapping : I32EnumAttr<"KernelMapping", "how a kernel is launched", [
+  // The iteration space flattened, `vector-width` elements a thread.
+  I32EnumAttrCase<"Flat", 0, "flat">,
+  // A block per row of its reductions, threads striding over the columns.
+  I32EnumAttrCase<"Row", 1, "row">,
+  // A full reduction in two launches: partials per block, then one block.
+  I32EnumAttrCase<"TwoStage", 2, "two_stage">,
+  // A 16x16 tile of the result a block, operands staged in shared memory.
+  I32EnumAttrCase<"Matmul", 3, "matmul">,
+  // One launch of one thread (host runtime only: no mapping serves it).
+  I32EnumAttrCase<"Serial", 4, "serial">,
+]> {
+  let cppNamespace = "::kfuse::kf";
+}
+
+// Why two kernels stay apart (or that they did not: fused, recomputed).
+def Kf_BoundaryReason : I32EnumAttr<"BoundaryReason", "why kernels stay apart", [
+  I32EnumAttrCase<"Fused", 0, "fused">,
+  I32EnumAttrCase<"Recomputed", 1, "recomputed">,
+  I32EnumAttrCase<"FusionOff", 2, "fusion_off">,
+  I32EnumAttrCase<"RuleDisabled", 3, "rule_disabled">,
+  I32EnumAttrCase<"ProducerReduction", 4, "producer_reduction">,
+  I32EnumAttrCase<"DuplicateReduction", 5, "duplicate_reduction">,
+  I32EnumAttrCase<"ReductionMismatch", 6, "reduction_mismatch">,
+  I32EnumAttrCase<"MatmulBoundary", 7, "matmul_boundary">,
+  I32EnumAttrCase<"Transpose", 8, "transpose">,
+  I32EnumAttrCase<"Reshape", 9, "reshape">,
+  I32EnumAttrCase<"OpLimit", 10, "op_limit">,
+  I32EnumAttrCase<"Cycle", 11, "cycle">,
+  I32EnumAttrCase<"AnchorConflict", 12, "anchor_conflict">,
+  I32EnumAttrCase<"RowMismatch", 13, "row_mismatch">,
+]> {
+  let cppNamespace = "::kfuse::kf";
+  let genSpecializedAttr = 0; // only a parameter of #kf.boundary
+}
+
+def Kf_BoundaryAttr : AttrDef<Kf_Dialect, "Boundary"> {
+  let mnemonic = "boundary";
+  let summary = "a boundary between two kernels and why it is there";
+  let description = [{
+    Recorded by kf-form-kernels (in `kf.boundaries` on the function) for
+    each producer/consumer pair left in different kernels; the report reads
+    it back.
+
+    ```mlir
+    #kf.boundary<producer = "pointwise_add_0", producer_op = "add",
+                 consumer = "pointwise_relu_1", consumer_op = "relu",
+                 reason = fusion_off, detail = "fusion is off (eager boundaries)">
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the producing kernel">:$producer,
+    StringRefParameter<"the producer's op">:$producer_op,
+    StringRefParameter<"the consuming kernel">:$consumer,
+    StringRefParameter<"the consumer's op">:$consumer_op,
+    EnumParameter<Kf_BoundaryReason>:$reason,
+    StringRefParameter<"the reason in words", "\"\"">:$detail
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+#endif // KFUSE_KF_ATTRS_TD

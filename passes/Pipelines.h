@@ -1,0 +1,197 @@
+//===- Pipelines.h - kfuse's pipelines, built from one options struct -*- C++ -*-===//
+//
+// Every pipeline kfuse runs is built here, in C++, from PipelineOptions:
+// kfuse-compile (each --emit stage, --emit=lib's four versions), the named
+// pipelines kfuse-opt replays (kf-cpu-pipeline, kf-gpu-pipeline,
+// kf-host-runtime-pipeline, and the test-only kf-gpu-emulation-pipeline).
+// The options are checked once, where they are parsed (checkPipelineOptions);
+// nothing later checks the chip or the block size again.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_PIPELINES_H
+#define KFUSE_PASSES_PIPELINES_H
+
+#include "passes/fusion/FusionOptions.h"
+#include "passes/gpu/GpuTarget.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <functional>
+#include <string>
+
+namespace kfuse {
+
+/// The stages of the compiler, each a prefix of the next (kfuse-compile
+/// --emit=<stage>, --dump-dir's files).
+enum class Stage { Linalg, Kernels, Gpu, Ptx, Llvm };
+
+/// Where the kernels run: the GPU (PTX, launched through the CUDA driver),
+/// or the host CPU through the kfuse runtime (the same launches, each
+/// kernel a host function run block by block; no PTX).
+enum class Target { Gpu, Host };
+
+struct PipelineOptions {
+  fusion::FusionOptions fusion;
+  std::string chip = gpu::kDefaultChip; // the GPU target only
+  unsigned blockSize = 256;             // threads per block
+  Target target = Target::Gpu;
+  Stage until = Stage::Llvm;
+};
+
+/// `options` when kfuse can build them: the chip is one kfuse emits PTX for
+/// and the block size a multiple of 32 from 32 to 1024. Otherwise `refuse`
+/// is told why and this fails. The one check of both.
+mlir::FailureOr<PipelineOptions>
+checkPipelineOptions(PipelineOptions options,
+                     llvm::function_ref<void(const llvm::Twine &)> refuse);
+
+/// Adds the passes of `stage` alone: those after the stage before it.
+/// Running the stages one after the other is running buildPipeline.
+void addStagePasses(mlir::OpPassManager &pm, Stage stage,
+                    const PipelineOptions &options);
+
+/// kf up to `options.until`: the passes of every stage up to it.
+void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// The part of the Gpu stage that makes each kernel its gpu.launch (before
+/// outlining): the GPU mapping segment, then what the launches' bodies
+/// still need. kf-gpu-emulation-pipeline runs these launches on the host.
+void addLaunchPasses(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// The GPU mapping segment (passes/gpu/MappingPipeline.cpp): kernels on
+/// tensors to one gpu.launch each, on buffers, with deallocation placed.
+void addGpuMappingPasses(mlir::OpPassManager &pm,
+                         const PipelineOptions &options);
+
+/// Buffers to LLVM for the host CPU, shared by the CPU pipeline, the host
+/// runtime and the GPU emulation. Without `dealloc` when deallocation
+/// already ran; `gpuHost` lowers the host side of launches and device
+/// buffers (gpu-to-llvm) too.
+void addCpuLoweringPasses(mlir::OpPassManager &pm, bool dealloc, bool gpuHost);
+
+/// kf to LLVM for the host CPU without the runtime: kernels formed as for
+/// the GPU (so the CPU runs the same fused computations), spliced back in
+/// place, bufferized, lowered.
+void buildCpuPipeline(mlir::OpPassManager &pm,
+                      const fusion::FusionOptions &fusion);
+
+//===----------------------------------------------------------------------===//
+// The named pipelines' options: the fusion switches with the names and
+// values of kf-form-kernels' options, so that `--kf-gpu-pipeline=
+// row-persistent=false` means what `kfuse-compile --fusion=row-persistent=
+// false` does.
+//===----------------------------------------------------------------------===//
+
+template <typename Derived>
+struct FusionPipelineOptions : mlir::PassPipelineOptions<Derived> {
+  template <typename T>
+  using Option = mlir::detail::PassOptions::Option<T>;
+
+  Option<fusion::FusionMode> fusion{
+      *this, "fusion", llvm::cl::desc("on: fused kernels; off: eager (one per op)"),
+      llvm::cl::init(fusion::FusionMode::On),
+      llvm::cl::values(clEnumValN(fusion::FusionMode::On, "on", "fused kernels"),
+                       clEnumValN(fusion::FusionMode::Off, "off",
+                                  "eager: one kernel per op"))};
+  Option<std::string> maxOps{*this, "max-ops",
+                             llvm::cl::desc("most ops in one kernel (0: no limit)"),
+                             llvm::cl::init("0")};
+  Option<bool> pointwise{*this, "pointwise",
+                         llvm::cl::desc("rule: elementwise chains"),
+                         llvm::cl::init(true)};
+  Option<bool> reductionPrologue{*this, "reduction-prologue",
+                                 llvm::cl::desc("rule: elementwise into a reduction"),
+                                 llvm::cl::init(true)};
+  Option<bool> reductionEpilogue{*this, "reduction-epilogue",
+                                 llvm::cl::desc("rule: elementwise after a reduction"),
+                                 llvm::cl::init(true)};
+  Option<bool> rowPersistent{
+      *this, "row-persistent",
+      llvm::cl::desc("rule: a row reduction read back over its rows"),
+      llvm::cl::init(true)};
+  Option<bool> matmulEpilogue{*this, "matmul-epilogue",
+                              llvm::cl::desc("rule: elementwise after a matmul"),
+                              llvm::cl::init(true)};
+  Option<bool> reshape{*this, "reshape",
+                       llvm::cl::desc("rule: elementwise across a reshape"),
+                       llvm::cl::init(true)};
+  Option<bool> recompute{*this, "recompute",
+                         llvm::cl::desc("rule: recompute a cheap producer in its consumer"),
+                         llvm::cl::init(true)};
+
+  /// The switches, or failure (told to `refuse`) for a bad max-ops.
+  mlir::FailureOr<fusion::FusionOptions>
+  fusionOptions(llvm::function_ref<void(const llvm::Twine &)> refuse) const {
+    if (!fusion::parseMaxOps(maxOps)) {
+      refuse("max-ops must be a number of ops from 0 (no limit) to "
+             "4294967295, got '" + maxOps + "'");
+      return mlir::failure();
+    }
+    return fusion::readFusionOptions(*this);
+  }
+};
+
+/// The fusion switches and the block size: kf-host-runtime-pipeline (no
+/// chip: it emits no PTX) and kf-gpu-emulation-pipeline.
+struct HostPipelineOptions : FusionPipelineOptions<HostPipelineOptions> {
+  Option<unsigned> blockSize{*this, "block-size",
+                             llvm::cl::desc("threads per block"),
+                             llvm::cl::init(256)};
+};
+
+/// kf-gpu-pipeline: the fusion switches, the chip and the block size.
+struct GpuPipelineOptions : FusionPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("GPU chip (sm_75 .. sm_90)"),
+                           llvm::cl::init(gpu::kDefaultChip)};
+  Option<unsigned> blockSize{*this, "block-size",
+                             llvm::cl::desc("threads per block"),
+                             llvm::cl::init(256)};
+};
+
+/// kf-cpu-pipeline: the fusion switches.
+struct CpuPipelineOptions : FusionPipelineOptions<CpuPipelineOptions> {};
+
+/// Registers a pipeline whose textual options (`CLOptions`) become checked
+/// PipelineOptions through `toOptions`; a refusal is reported where the
+/// pipeline is parsed (kfuse-opt's command line, a textual pipeline) and
+/// the pipeline is not built.
+template <typename CLOptions>
+void registerPipeline(
+    llvm::StringRef name, llvm::StringRef description,
+    std::function<mlir::FailureOr<PipelineOptions>(
+        const CLOptions &, llvm::function_ref<void(const llvm::Twine &)>)>
+        toOptions,
+    std::function<void(mlir::OpPassManager &, const PipelineOptions &)> build) {
+  mlir::registerPassPipeline(
+      name, description,
+      [toOptions, build](mlir::OpPassManager &pm, llvm::StringRef text,
+                         llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+                             errorHandler) -> mlir::LogicalResult {
+        CLOptions cl;
+        if (mlir::failed(cl.parseFromString(text)))
+          return mlir::failure();
+        mlir::FailureOr<PipelineOptions> options =
+            toOptions(cl, [&](const llvm::Twine &why) { (void)errorHandler(why); });
+        if (mlir::failed(options))
+          return mlir::failure();
+        build(pm, *options);
+        return mlir::success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(CLOptions());
+      });
+}
+
+/// Checked PipelineOptions from the host pipelines' textual options.
+mlir::FailureOr<PipelineOptions>
+toPipelineOptions(const HostPipelineOptions &cl, Target target,
+                  llvm::function_ref<void(const llvm::Twine &)> refuse);
+
+} // namespace kfuse
+
+#endif // KFUSE_PASSES_PIPELINES_H

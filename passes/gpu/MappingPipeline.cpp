@@ -1,0 +1,40 @@
+//===- MappingPipeline.cpp - kernels on tensors to gpu.launch on buffers --===//
+//
+// The GPU mapping segment of the Gpu stage (Pipelines.h), in one place:
+// each kernel's mapping is decided once, on tensors; the kf.kernel survives
+// bufferization (its buffers then allocated before it, so that
+// deallocation frees them after the whole kernel) and each kernel is
+// replaced by its launch. Deallocation runs before the launches exist (it
+// does not know gpu.barrier).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+#include "passes/Pipelines.h"
+
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void kfuse::addGpuMappingPasses(OpPassManager &pm,
+                                const PipelineOptions &options) {
+  bool host = options.target == Target::Host;
+  KfAssignKernelMappingsOptions assign;
+  // The host runtime runs a kernel no mapping serves as one serial launch.
+  assign.serialFallback = host;
+  pm.addPass(createKfAssignKernelMappings(assign));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createKfHoistKernelBuffers());
+  bufferization::buildBufferDeallocationPipeline(
+      pm, bufferization::BufferDeallocationPipelineOptions());
+  KfMapKernelsToGpuOptions map;
+  map.blockSize = options.blockSize;
+  map.host = host;
+  pm.addPass(createKfMapKernelsToGpu(map));
+}

@@ -1,0 +1,147 @@
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=host=true | FileCheck %s --check-prefix=HOST
+
+// Each mapping has its pattern: a bufferized kernel (no results, its
+// buffers allocated before it) becomes its launch, named after it, where
+// the kernel was; the kernel is gone. Flat kernels: see
+// kf-map-kernels-to-gpu.mlir.
+
+// A row kernel (a sum over rows, then a divide by it): a block per row,
+// 32 shared slots for the sum, barriers between the ops.
+// CHECK-LABEL: func.func @row
+// CHECK: gpu.launch
+// CHECK-SAME: function(@reduction_sum_div_0)
+// CHECK-SAME: workgroup(%{{.*}} : memref<32xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.shuffle xor
+// CHECK: gpu.barrier
+// CHECK: gpu.terminator
+// CHECK-NOT: kf.kernel
+// CHECK: return
+// On the host runtime, one thread a block: no shuffles, no barriers.
+// HOST-LABEL: func.func @row
+// HOST: gpu.launch
+// HOST-SAME: function(@reduction_sum_div_0)
+// HOST-NOT: gpu.shuffle
+// HOST-NOT: gpu.barrier
+// HOST: gpu.terminator
+func.func @row(%x: memref<4x8xf32>, %s: memref<4xf32>, %y: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "reduction_sum_div_0" kind reduction mapping row {
+    linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<4x8xf32>, memref<4xf32>) outs(%y : memref<4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %v = arith.divf %a, %b : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A full reduction (no rows) and an op over its result: two launches,
+// the block partials in a buffer allocated before the first and freed
+// after the second.
+// CHECK-LABEL: func.func @two_stage
+// CHECK: %[[P:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: gpu.launch
+// CHECK-SAME: function(@reduction_sum_neg_0_partials)
+// CHECK: gpu.launch
+// CHECK-SAME: function(@reduction_sum_neg_0)
+// CHECK: memref.dealloc %[[P]] : memref<?xf32>
+// CHECK-NOT: kf.kernel
+// On the host the row mapping's one block serves it: one launch.
+// HOST-LABEL: func.func @two_stage
+// HOST-NOT: _partials
+// HOST: function(@reduction_sum_neg_0)
+// HOST-NOT: gpu.launch
+func.func @two_stage(%x: memref<4096xf32>, %s: memref<f32>, %y: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "reduction_sum_neg_0" kind reduction mapping two_stage {
+    linalg.fill ins(%zero : f32) outs(%s : memref<f32>)
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<4096xf32>) outs(%s : memref<f32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%s : memref<f32>) outs(%y : memref<f32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.negf %a : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A matmul with a relu epilogue: a 16x16 block per tile, A and B tiles in
+// shared memory.
+// CHECK-LABEL: func.func @matmul
+// CHECK: gpu.launch
+// CHECK-SAME: function(@matmul_relu_0)
+// CHECK-SAME: workgroup(%{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.barrier
+// CHECK: arith.maximumf
+// CHECK-NOT: kf.kernel
+// HOST-LABEL: func.func @matmul
+// HOST: gpu.launch
+// HOST-SAME: function(@matmul_relu_0) {
+// HOST-NOT: gpu.barrier
+// HOST: gpu.terminator
+func.func @matmul(%a: memref<32x8xf32>, %b: memref<8x48xf32>, %c: memref<32x48xf32>, %y: memref<32x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "matmul_relu_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
+    linalg.matmul ins(%a, %b : memref<32x8xf32>, memref<8x48xf32>) outs(%c : memref<32x48xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<32x48xf32>) outs(%y : memref<32x48xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %r = arith.maximumf %v, %zero : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A kernel no mapping serves (host runtime): one launch of one thread
+// that runs the ops as they are.
+// CHECK-LABEL: func.func @serial
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]])
+// CHECK-SAME: function(@matmul_0)
+// CHECK-NEXT: linalg.fill
+// CHECK-NEXT: linalg.batch_matmul
+// CHECK-NEXT: gpu.terminator
+// CHECK-NOT: kf.kernel
+func.func @serial(%a: memref<2x4x8xf32>, %b: memref<2x8x3xf32>, %c: memref<2x4x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "matmul_0" kind matmul mapping serial {
+    linalg.fill ins(%zero : f32) outs(%c : memref<2x4x3xf32>)
+    linalg.batch_matmul ins(%a, %b : memref<2x4x8xf32>, memref<2x8x3xf32>) outs(%c : memref<2x4x3xf32>)
+  }
+  return
+}
+
+// -----
+
+// A row kernel whose reduction iterates over nothing (a 0-sized dim:
+// canonicalization on buffers erased it) launches what is left flat.
+// CHECK-LABEL: func.func @no_iterations
+// CHECK: gpu.launch
+// CHECK-SAME: function(@reduction_sum_0)
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.terminator
+func.func @no_iterations(%s: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "reduction_sum_0" kind reduction mapping row {
+    linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  }
+  return
+}
