@@ -147,7 +147,9 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
     sizes, same reduced dims), and with a reduction its elementwise ops
     iterate over the reduction's rows x columns or over its rows
     (`row-mismatch` otherwise: one block owns a row, and an op over the rows
-    reshaped, say, has no block owning its elements); a matmul takes its
+    reshaped, say, has no block owning its elements), and one read back
+    over rows x columns reads its own row's value (`other-row` otherwise:
+    `a - a.sum(1)` on a square matrix); a matmul takes its
     operands from memory; a
     transpose is a kernel of its own; reductions and matmuls are never
     duplicated; no grouping may make a cycle between kernels. Every boundary
@@ -206,6 +208,8 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
               "a kernel holds one matmul or one family of reductions">,
     Statistic<"numRowMismatch", "boundaries-row-mismatch",
               "an op over neither the reduction's rows nor its rows x columns">,
+    Statistic<"numOtherRow", "boundaries-other-row",
+              "a row reduction's value read at another row">,
   ];
   let dependentDialects = ["::kfuse::kf::KfDialect",
                            "::mlir::linalg::LinalgDialect"];

@@ -56,6 +56,7 @@ def Kf_BoundaryReason : I32EnumAttr<"BoundaryReason", "why kernels stay apart", 
   I32EnumAttrCase<"Cycle", 11, "cycle">,
   I32EnumAttrCase<"AnchorConflict", 12, "anchor_conflict">,
   I32EnumAttrCase<"RowMismatch", 13, "row_mismatch">,
+  I32EnumAttrCase<"OtherRow", 14, "other_row">,
 ]> {
   let cppNamespace = "::kfuse::kf";
   let genSpecializedAttr = 0; // only a parameter of #kf.boundary

@@ -47,6 +47,8 @@ std::string reasonWords(Reason r, StringRef rule) {
   case Reason::AnchorConflict: return "a kernel holds one matmul or one family of reductions";
   case Reason::RowMismatch:
     return "an op would iterate over neither the reduction's rows nor its rows x columns";
+  case Reason::OtherRow:
+    return "reads the reduction's value of another row (one block owns a row)";
   }
   llvm_unreachable("unknown reason");
 }
@@ -201,13 +203,49 @@ private:
       if (c.domain == p.outDomain)
         return rule("reduction-epilogue", opt.reductionEpilogue);
       // Read back over the rows it reduced: one block can own a row.
-      if (c.domain == p.domain && p.reducesTrailingLoops)
+      if (c.domain == p.domain && p.reducesTrailingLoops) {
+        // One block owns a row: the consumer must read the value of the
+        // row it computes (`a - a.sum(1)` on a square matrix broadcasts the
+        // sums over the other axis: row i needs row j's sum).
+        if (!readsOwnRow(e))
+          return refuse(Reason::OtherRow);
         return rule("row-persistent", opt.rowPersistent);
+      }
       return refuse(Reason::ProducerReduction);
     case KernelKind::Transpose:
       break;
     }
     return refuse(Reason::Transpose);
+  }
+
+  /// Whether the consumer of a row reduction reads, at each of its
+  /// elements, the reduction's value for that element's row: the result
+  /// indexed by the consumer's outer loops in order (constant 0s and loops of
+  /// static size 1, dropped from the domains too, aside).
+  bool readsOwnRow(const Edge &e) {
+    const Node &p = g.nodes[e.producer], &c = g.nodes[e.consumer];
+    auto consumer = dyn_cast<linalg::LinalgOp>(c.op);
+    if (!consumer || !e.readMap)
+      return false;
+    SmallVector<int64_t> sizes = consumer.getStaticLoopRanges();
+    SmallVector<unsigned> outer, read;
+    for (auto [i, size] : llvm::enumerate(sizes))
+      if (size != 1)
+        outer.push_back(i);
+    for (AffineExpr r : e.readMap.getResults()) {
+      if (auto cst = dyn_cast<AffineConstantExpr>(r)) {
+        if (cst.getValue() != 0)
+          return false;
+        continue;
+      }
+      auto dim = dyn_cast<AffineDimExpr>(r);
+      if (!dim || dim.getPosition() >= sizes.size())
+        return false;
+      if (sizes[dim.getPosition()] != 1)
+        read.push_back(dim.getPosition());
+    }
+    return read.size() == p.outDomain.size() && read.size() <= outer.size() &&
+           llvm::equal(read, ArrayRef<unsigned>(outer).take_front(read.size()));
   }
 
   bool sameReduction(unsigned a, unsigned b) {

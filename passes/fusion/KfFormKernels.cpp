@@ -161,6 +161,7 @@ struct KfFormKernelsPass
     case Reason::Cycle: return numCycle;
     case Reason::AnchorConflict: return numAnchorConflict;
     case Reason::RowMismatch: return numRowMismatch;
+    case Reason::OtherRow: return numOtherRow;
     }
     llvm_unreachable("unknown reason");
   }
