@@ -164,14 +164,15 @@ void kfuse::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 FailureOr<PipelineOptions>
-kfuse::toPipelineOptions(const HostPipelineOptions &cl, Target target,
+kfuse::toPipelineOptions(FailureOr<fusion::FusionOptions> fusion,
+                         unsigned blockSize, Target target, StringRef chip,
                          llvm::function_ref<void(const llvm::Twine &)> refuse) {
-  FailureOr<fusion::FusionOptions> fusion = cl.fusionOptions(refuse);
   if (failed(fusion))
     return failure();
   PipelineOptions options;
   options.fusion = *fusion;
-  options.blockSize = cl.blockSize;
+  options.chip = chip.str();
+  options.blockSize = blockSize;
   options.target = target;
   return checkPipelineOptions(options, refuse);
 }
@@ -181,15 +182,9 @@ void kfuse::registerKfusePipelines() {
       "kf-gpu-pipeline",
       "Lower kf to NVVM/PTX (device) and LLVM with mgpu* calls (host): "
       "kernels, bufferization, one gpu.launch per kernel, outlining, PTX",
-      [](const GpuPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
-        FailureOr<fusion::FusionOptions> fusion = cl.fusionOptions(refuse);
-        if (failed(fusion))
-          return failure();
-        PipelineOptions options;
-        options.fusion = *fusion;
-        options.chip = cl.chip;
-        options.blockSize = cl.blockSize;
-        return checkPipelineOptions(options, refuse);
+      [](const GpuPipelineOptions &cl, auto refuse) {
+        return toPipelineOptions(cl.fusionOptions(refuse), cl.blockSize,
+                                 Target::Gpu, cl.chip.getValue(), refuse);
       },
       buildPipeline);
   registerPipeline<HostPipelineOptions>(

@@ -187,10 +187,21 @@ void registerPipeline(
       });
 }
 
-/// Checked PipelineOptions from the host pipelines' textual options.
+/// Checked PipelineOptions from the fusion switches and block size of a
+/// named pipeline's textual options, for `target` and `chip`.
 mlir::FailureOr<PipelineOptions>
-toPipelineOptions(const HostPipelineOptions &cl, Target target,
+toPipelineOptions(mlir::FailureOr<fusion::FusionOptions> fusion,
+                  unsigned blockSize, Target target, llvm::StringRef chip,
                   llvm::function_ref<void(const llvm::Twine &)> refuse);
+
+/// The same, from the options of kf-host-runtime-pipeline (and the
+/// emulation's): the default chip.
+inline mlir::FailureOr<PipelineOptions>
+toPipelineOptions(const HostPipelineOptions &cl, Target target,
+                  llvm::function_ref<void(const llvm::Twine &)> refuse) {
+  return toPipelineOptions(cl.fusionOptions(refuse), cl.blockSize, target,
+                           gpu::kDefaultChip, refuse);
+}
 
 } // namespace kfuse
 
