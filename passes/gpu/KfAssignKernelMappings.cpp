@@ -12,6 +12,7 @@
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
 #include "passes/gpu/MatmulKernels.h"
+#include "passes/gpu/PointwiseKernels.h"
 #include "passes/gpu/RowKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,39 +32,6 @@ using kfuse::kf::KernelMapping;
 using kfuse::kf::KernelOp;
 
 namespace {
-
-/// Whether the flat mapping serves `ops`: pointwise linalg.generics over one
-/// iteration space (same result shape), each reading the others' results
-/// only at the element it computes (identity maps), so that one thread can
-/// run them one after the other for its element.
-LogicalResult checkFlatKernel(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
-                              function_ref<InFlightDiagnostic()> refuse) {
-  if (ops.empty())
-    return refuse() << "it holds no linalg op";
-  ArrayRef<int64_t> shape;
-  bool first = true;
-  for (linalg::LinalgOp op : ops) {
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic || generic.getNumReductionLoops() != 0)
-      return refuse() << "it holds a " << op->getName().getStringRef();
-    for (OpOperand &init : generic.getDpsInitsMutable()) {
-      auto type = cast<RankedTensorType>(init.get().getType());
-      if (!generic.getMatchingIndexingMap(&init).isIdentity())
-        return refuse() << "a result is not written in iteration order";
-      if (!first && shape != type.getShape())
-        return refuse() << "its ops iterate over different shapes";
-      shape = type.getShape();
-      first = false;
-    }
-    for (OpOperand *input : generic.getDpsInputOperands()) {
-      Operation *def = input->get().getDefiningOp();
-      if (def && def->getParentOp() == kernel && isa<linalg::LinalgOp>(def) &&
-          !generic.getMatchingIndexingMap(input).isIdentity())
-        return refuse() << "an op reads another's result at other elements";
-    }
-  }
-  return success();
-}
 
 /// The mapping that serves `kernel`, or a refusal (reported through
 /// `refuse`).
@@ -85,7 +53,7 @@ FailureOr<KernelMapping> decide(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
   case KernelKind::Transpose:
     // A transpose kernel is a generic reading its input permuted (see
     // runOnOperation): the flat mapping computes an element a thread.
-    if (failed(checkFlatKernel(kernel, ops, refuse)))
+    if (failed(kfuse::gpu::checkFlatKernel(kernel, ops, refuse)))
       return failure();
     return KernelMapping::Flat;
   }

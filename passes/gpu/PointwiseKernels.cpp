@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/PointwiseKernels.h"
 #include "passes/gpu/MappingUtils.h"
+#include "dialect/Kf/KfOps.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -19,6 +20,42 @@
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
+
+namespace kfuse::gpu {
+
+// One thread runs the ops one after the other for its element, so they must
+// share an iteration space and read each other's results only there.
+LogicalResult checkFlatKernel(kfuse::kf::KernelOp kernel,
+                              ArrayRef<linalg::LinalgOp> ops,
+                              function_ref<InFlightDiagnostic()> refuse) {
+  if (ops.empty())
+    return refuse() << "it holds no linalg op";
+  ArrayRef<int64_t> shape;
+  bool first = true;
+  for (linalg::LinalgOp op : ops) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || generic.getNumReductionLoops() != 0)
+      return refuse() << "it holds a " << op->getName().getStringRef();
+    for (OpOperand &init : generic.getDpsInitsMutable()) {
+      auto type = cast<RankedTensorType>(init.get().getType());
+      if (!generic.getMatchingIndexingMap(&init).isIdentity())
+        return refuse() << "a result is not written in iteration order";
+      if (!first && shape != type.getShape())
+        return refuse() << "its ops iterate over different shapes";
+      shape = type.getShape();
+      first = false;
+    }
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      Operation *def = input->get().getDefiningOp();
+      if (def && def->getParentOp() == kernel && isa<linalg::LinalgOp>(def) &&
+          !generic.getMatchingIndexingMap(input).isIdentity())
+        return refuse() << "an op reads another's result at other elements";
+    }
+  }
+  return success();
+}
+
+} // namespace kfuse::gpu
 
 namespace {
 using kfuse::gpu::cloneBody;

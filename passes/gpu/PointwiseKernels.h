@@ -2,9 +2,18 @@
 #ifndef KFUSE_PASSES_GPU_POINTWISEKERNELS_H
 #define KFUSE_PASSES_GPU_POINTWISEKERNELS_H
 
+#include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace kfuse::gpu {
+
+/// Whether the flat mapping serves the ops of `kernel` (on tensors):
+/// pointwise linalg.generics over one iteration space, each reading the
+/// others' results only at the element it computes. A refusal is reported
+/// through `refuse`.
+mlir::LogicalResult
+checkFlatKernel(kf::KernelOp kernel, llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                llvm::function_ref<mlir::InFlightDiagnostic()> refuse);
 
 /// Builds, at `b`, the gpu.launch named `name` that runs the generics of
 /// one kernel (in program order, one iteration space, checked by
