@@ -119,6 +119,12 @@ defvar KfFusionOptions = [
          "rule: elementwise across a reshape">,
   Option<"recompute", "recompute", "bool", "true",
          "rule: recompute a cheap producer in its consumer">,
+  Option<"sibling", "sibling", "bool", "true",
+         "rule: ops that read the same tensor over the same space, one kernel">,
+  Option<"reductionChain", "reduction-chain", "bool", "true",
+         "rule: a row reduction and a full reduction of its rows, one kernel">,
+  Option<"smallReduction", "small-reduction", "bool", "true",
+         "rule: a static reduction of at most 8 elements unrolled in a thread">,
 ];
 
 def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
@@ -134,29 +140,47 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
     * `reduction-prologue`: elementwise ops into the reduction that reads
       them (`sum(exp(x))` is one kernel);
     * `reduction-epilogue`: elementwise ops on a reduction's result;
-    * `row-persistent`: a reduction over the trailing dims read back over
-      the same rows (softmax's `x - max(x)`): one block owns a row, so
-      softmax and layer_norm over the last dim are one kernel each;
+    * `row-persistent`: a reduction read back over the elements it
+      reduced, each at its own row (softmax's `x - max(x)`, `x -
+      x.mean(0)`): one block owns a row, so softmax and layer_norm are one
+      kernel each;
     * `matmul-epilogue`: bias and activation after a matmul;
     * `reshape`: elementwise ops across a reshape of the same elements;
     * `recompute`: a single elementwise producer is recomputed in a
       consumer's kernel when reading its inputs moves fewer bytes than
-      reading its result.
+      reading its result;
+    * `sibling`: groups that read the same tensor over the same iteration
+      space (elementwise ops of one result shape, or reductions of one
+      family) become one multi-output kernel reading it once;
+    * `reduction-chain`: a reduction over the trailing dims and a full
+      reduction of its results (`x.sum(1).sum(0)`) in one kernel;
+    * `small-reduction`: a static reduction of at most 8 elements whose
+      result is not read back over them and whose elementwise producers it
+      computes itself runs a thread per result (the flat mapping), its
+      producers and readers fused as elementwise ops.
 
-    A kernel holds at most one matmul or one family of reductions (same
-    sizes, same reduced dims), and with a reduction its elementwise ops
-    iterate over the reduction's rows x columns or over its rows
-    (`row-mismatch` otherwise: one block owns a row, and an op over the rows
-    reshaped, say, has no block owning its elements), and one read back
-    over rows x columns reads its own row's value (`other-row` otherwise:
-    `a - a.sum(1)` on a square matrix); a matmul takes its
-    operands from memory; a
-    transpose is a kernel of its own; reductions and matmuls are never
-    duplicated; no grouping may make a cycle between kernels. Every boundary
-    left is recorded on the function as `kf.boundaries` with its reason, and
-    every decision is an optimization remark (`--remarks-filter=kf`).
-    Inside each kernel, upstream linalg elementwise fusion merges
-    producer/consumer pairs whose producer has no other reader.
+    Equal ops are computed once (upstream CSE runs first, when fusion is
+    on). A kernel holds at most one matmul or one family of reductions
+    (same sizes, same reduced dims; or a chain), and with a reduction its
+    elementwise ops iterate over the reduction's rows x columns or over its
+    rows (`row-mismatch` otherwise: one block owns a row), and one read
+    back over rows x columns reads its own row's value (`other-row`
+    otherwise: `a - a.sum(1)` on a square matrix). An elementwise producer
+    read at other elements (through a broadcast or a view) must be
+    computed in its reader, so it may have no other reader
+    (`not-in-place`); readers of kf.contiguous read memory
+    (`materialize`); a matmul takes its operands from memory; reductions
+    and matmuls are never duplicated; no grouping may make a cycle between
+    kernels. The rules approximate what the GPU mappings serve; the
+    mappings decide: every kernel formed is checked
+    (kf-assign-kernel-mappings' analysis), and the ops of one that no
+    mapping serves are kept in kernels of their own (`unmappable`, with the
+    mapping's reason) and the plan made again, unless an op is refused even
+    alone (`check-mappings=false` skips the check). Every boundary left is
+    recorded on the function as `kf.boundaries` with its reason, and every
+    decision is an optimization remark (`--remarks-filter=kf`). Inside each
+    kernel, upstream linalg elementwise fusion merges producer/consumer
+    pairs whose producer has no other reader.
 
     Before (after kf-to-linalg):
     ```mlir
@@ -174,6 +198,8 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
   let options = KfFusionOptions # [
     Option<"mergeBodies", "merge-bodies", "bool", "true",
            "merge the linalg ops inside each kernel (upstream fusion)">,
+    Option<"checkMappings", "check-mappings", "bool", "true",
+           "keep apart the ops of a fused kernel no GPU mapping serves">,
   ];
   // What a researcher counts (--mlir-pass-statistics): eager kernels
   // (`ops`) against fused ones, and every producer/consumer pair by its
@@ -197,8 +223,8 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
               "reductions over different dims or sizes">,
     Statistic<"numMatmulBoundary", "boundaries-matmul-boundary",
               "a matmul reads its operands from memory">,
-    Statistic<"numTranspose", "boundaries-transpose",
-              "a transpose is a kernel of its own">,
+    Statistic<"numNotInPlace", "boundaries-not-in-place",
+              "read at other elements while read elsewhere too">,
     Statistic<"numReshape", "boundaries-reshape",
               "a reshape changes the iteration space">,
     Statistic<"numOpLimit", "boundaries-op-limit", "max-ops reached">,
@@ -210,6 +236,12 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
               "an op over neither the reduction's rows nor its rows x columns">,
     Statistic<"numOtherRow", "boundaries-other-row",
               "a row reduction's value read at another row">,
+    Statistic<"numMaterialize", "boundaries-materialize",
+              "a reader of kf.contiguous reads memory">,
+    Statistic<"numUnmappable", "boundaries-unmappable",
+              "fusing would make a kernel no GPU mapping serves">,
+    Statistic<"numSiblings", "siblings",
+              "kernels joined because they read the same tensor">,
   ];
   let dependentDialects = ["::kfuse::kf::KfDialect",
                            "::mlir::linalg::LinalgDialect"];
@@ -332,8 +364,14 @@ def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp">
       shape and read each other's results only at the element being
       computed;
     - `row`: reduction kernels whose ops share rows (a block per row);
-    - `two_stage`: a full reduction with elementwise ops before it and over
-      its result after it (block partials, then one block);
+    - `grid_reduction`: a full reduction with elementwise ops before it and
+      over its result after it, in one launch (blocks stride over the
+      tensor and write partials; the last block to finish, by an atomic
+      ticket, combines them and runs the ops after the reduction);
+    - `row_chain`: a row kernel followed by a final reduction over all of
+      its rows (to one value) and elementwise ops over that value, in one
+      launch (a block per row; the last block to finish reduces the rows'
+      results, which every block wrote to global memory);
     - `matmul`: a fill, a 2-D linalg.matmul and an elementwise epilogue;
     - `serial` (with `serial-fallback`, the host runtime only): any other
       kernel, run as one launch of one thread.
@@ -392,7 +430,8 @@ def KfHoistKernelBuffers : Pass<"kf-hoist-kernel-buffers"> {
 def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
   let summary = "Replace each bufferized kf.kernel by its gpu.launch, by its mapping";
   let description = [{
-    One rewrite pattern per mapping (flat, row, two_stage, matmul, serial;
+    One rewrite pattern per mapping (flat, row, grid_reduction, row_chain,
+    matmul, serial;
     decided by kf-assign-kernel-mappings) replaces a bufferized kernel (no
     results, its buffers allocated before it: kf-hoist-kernel-buffers) by
     its launch; the launch names its outlined function after the kernel
@@ -415,7 +454,8 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
     16-byte aligned or better (cudaMalloc gives 256). The ops of a
     multi-output kernel run one after the other in the same thread; a value
     one stores and the next reads at the same element is passed in a
-    register. Row, two-stage and matmul kernels: see docs/ARCHITECTURE.md.
+register. Row, grid-reduction, row-chain and matmul kernels: see
+    docs/ARCHITECTURE.md. Every kernel is one launch.
 
     Upstream's `convert-parallel-loops-to-gpu` launches one thread per block
     unless the loops are tiled first, and loses the kernel's name; this pass
@@ -441,8 +481,10 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numFlat", "flat-kernels", "Kernels launched flat">,
     Statistic<"numRow", "row-kernels", "Kernels launched a block per row">,
-    Statistic<"numTwoStage", "two-stage-kernels",
-              "Kernels launched in two stages (full reductions)">,
+    Statistic<"numGridReduction", "grid-reduction-kernels",
+              "Full reductions launched as one grid (the last block combines)">,
+    Statistic<"numRowChain", "row-chain-kernels",
+              "Row kernels with a final reduction by the last block">,
     Statistic<"numMatmul", "matmul-kernels", "Kernels launched as matmul tiles">,
     Statistic<"numSerial", "serial-kernels",
               "Kernels launched as one serial thread (host runtime)">,
@@ -458,7 +500,8 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::affine::AffineDialect"];
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def KfDeviceBuffers : Pass<"kf-device-buffers", "mlir::ModuleOp"> {

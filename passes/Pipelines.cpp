@@ -68,7 +68,11 @@ void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) 
   // The math ops the LLVM dialect lacks (erf, tanh, ipowi) as libm calls
   // or functions.
   pm.addPass(createMathToFuncs());
-  pm.addPass(createConvertMathToLLVMPass());
+  // log1p stays math.log1p for libm's log1p (upstream's default writes
+  // log(1 + x), which loses small x).
+  ConvertMathToLLVMPassOptions mathToLLVM;
+  mathToLLVM.approximateLog1p = false;
+  pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   if (gpuHost)

@@ -122,6 +122,18 @@ struct FusionPipelineOptions : mlir::PassPipelineOptions<Derived> {
   Option<bool> recompute{*this, "recompute",
                          llvm::cl::desc("rule: recompute a cheap producer in its consumer"),
                          llvm::cl::init(true)};
+  Option<bool> sibling{
+      *this, "sibling",
+      llvm::cl::desc("rule: ops that read the same tensor over the same space, one kernel"),
+      llvm::cl::init(true)};
+  Option<bool> reductionChain{
+      *this, "reduction-chain",
+      llvm::cl::desc("rule: a row reduction and a full reduction of its rows, one kernel"),
+      llvm::cl::init(true)};
+  Option<bool> smallReduction{
+      *this, "small-reduction",
+      llvm::cl::desc("rule: a static reduction of at most 8 elements unrolled in a thread"),
+      llvm::cl::init(true)};
 
   /// The switches, or failure (told to `refuse`) for a bad max-ops.
   mlir::FailureOr<fusion::FusionOptions>

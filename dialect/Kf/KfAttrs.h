@@ -30,6 +30,11 @@ void setEagerOpName(mlir::Operation *op, llvm::StringRef name);
 bool isFinisher(mlir::Operation *op);
 void setFinisher(mlir::Operation *op);
 
+/// `kf.view`: the op is the copy of a view (transpose, slice), folded into
+/// its readers by kf-to-linalg where they can read the view in place.
+bool isView(mlir::Operation *op);
+void setView(mlir::Operation *op);
+
 /// `kf.stable_shift`: the max that softmax subtracts (kf-decompose).
 bool isStableShift(mlir::Operation *op);
 void setStableShift(mlir::Operation *op);

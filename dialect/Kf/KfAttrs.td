@@ -30,12 +30,18 @@ def Kf_KernelMapping : I32EnumAttr<"KernelMapping", "how a kernel is launched", 
   I32EnumAttrCase<"Flat", 0, "flat">,
   // A block per row of its reductions, threads striding over the columns.
   I32EnumAttrCase<"Row", 1, "row">,
-  // A full reduction in two launches: partials per block, then one block.
-  I32EnumAttrCase<"TwoStage", 2, "two_stage">,
+  // A full reduction in one launch: blocks stride over the tensor, each
+  // writes its partial; the last block to finish (an atomic ticket)
+  // combines them and runs the ops after the reduction.
+  I32EnumAttrCase<"GridReduction", 2, "grid_reduction">,
   // A 16x16 tile of the result a block, operands staged in shared memory.
   I32EnumAttrCase<"Matmul", 3, "matmul">,
   // One launch of one thread (host runtime only: no mapping serves it).
   I32EnumAttrCase<"Serial", 4, "serial">,
+  // A block per row of its row reductions, then the last block to finish
+  // (an atomic ticket) runs a final reduction over all the rows' results
+  // and the ops over its (one) value: `x.sum(1).sum(0)`.
+  I32EnumAttrCase<"RowChain", 5, "row_chain">,
 ]> {
   let cppNamespace = "::kfuse::kf";
 }
@@ -50,13 +56,19 @@ def Kf_BoundaryReason : I32EnumAttr<"BoundaryReason", "why kernels stay apart", 
   I32EnumAttrCase<"DuplicateReduction", 5, "duplicate_reduction">,
   I32EnumAttrCase<"ReductionMismatch", 6, "reduction_mismatch">,
   I32EnumAttrCase<"MatmulBoundary", 7, "matmul_boundary">,
-  I32EnumAttrCase<"Transpose", 8, "transpose">,
+  // Read at other elements (a broadcast, a view) while it has other readers.
+  I32EnumAttrCase<"NotInPlace", 8, "not_in_place">,
   I32EnumAttrCase<"Reshape", 9, "reshape">,
   I32EnumAttrCase<"OpLimit", 10, "op_limit">,
   I32EnumAttrCase<"Cycle", 11, "cycle">,
   I32EnumAttrCase<"AnchorConflict", 12, "anchor_conflict">,
   I32EnumAttrCase<"RowMismatch", 13, "row_mismatch">,
   I32EnumAttrCase<"OtherRow", 14, "other_row">,
+  // kf.contiguous writes its value to memory: its readers read it there.
+  I32EnumAttrCase<"Materialize", 15, "materialize">,
+  // The fused kernel would be one no GPU mapping serves: its ops were kept
+  // apart (kf-form-kernels checks every kernel it forms).
+  I32EnumAttrCase<"Unmappable", 16, "unmappable">,
 ]> {
   let cppNamespace = "::kfuse::kf";
   let genSpecializedAttr = 0; // only a parameter of #kf.boundary

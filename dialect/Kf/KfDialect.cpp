@@ -42,7 +42,8 @@ LogicalResult KfDialect::verifyOperationAttribute(Operation *op,
     return array && llvm::all_of(array, isElement);
   };
   if (name == FinishesAttrHelper::getNameStr() ||
-      name == StableShiftAttrHelper::getNameStr())
+      name == StableShiftAttrHelper::getNameStr() ||
+      name == ViewAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   if (name == OpAttrHelper::getNameStr() ||
       name == HostKernelAttrHelper::getNameStr())
@@ -75,6 +76,15 @@ bool isFinisher(Operation *op) {
 
 void setFinisher(Operation *op) {
   KfDialect::FinishesAttrHelper(op->getContext())
+      .setAttr(op, UnitAttr::get(op->getContext()));
+}
+
+bool isView(Operation *op) {
+  return op->hasAttrOfType<UnitAttr>(KfDialect::ViewAttrHelper::getNameStr());
+}
+
+void setView(Operation *op) {
+  KfDialect::ViewAttrHelper(op->getContext())
       .setAttr(op, UnitAttr::get(op->getContext()));
 }
 

@@ -47,12 +47,16 @@ def Kf_Dialect : Dialect {
   // `kf.op` names the eager op (PyTorch's) a linalg op stands for: "add",
   // "sum", ... (kf-to-linalg); kernel names and the report use it.
   // (A kernel lists them in its inherent `ops`, in program order.)
+  // `kf.view` marks the copy linalg.generic of a view (transpose, slice):
+  // kf-to-linalg folds it into the generics that read it; one left over is
+  // a copy kernel.
   // `kf.boundaries` lists a function's `#kf.boundary`s (kf-form-kernels).
   // `kf.host_kernel` names the kernel a host function runs one block of
   // (kf-host-kernels, read by kf-host-kernel-abi).
   let discardableAttrs = (ins "::mlir::UnitAttr":$finishes,
                               "::mlir::UnitAttr":$stable_shift,
                               "::mlir::StringAttr":$op,
+                              "::mlir::UnitAttr":$view,
                               "::mlir::ArrayAttr":$boundaries,
                               "::mlir::StringAttr":$host_kernel);
 }

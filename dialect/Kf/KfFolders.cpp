@@ -2,7 +2,8 @@
 //
 // Only folds that are exact: x + (-0.0) and x - 0 but not x + 0.0 for floats
 // (that would turn -0.0 into +0.0), x * 1, x / 1, and constant folding of
-// small same-shape float or integer constants.
+// small same-shape float or integer constants; floor, ceil and round of
+// integers.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfOps.h"
@@ -124,6 +125,17 @@ OpFoldResult NegOp::fold(FoldAdaptor) {
     return inner.getInput();
   return {};
 }
+
+/// floor, ceil and round of an integer tensor are the tensor (as PyTorch
+/// returns a copy): no kernel.
+template <typename OpTy> static OpFoldResult foldIntegerRounding(OpTy op) {
+  if (isa<IntegerType>(getElementTypeOrSelf(op.getInput().getType())))
+    return op.getInput();
+  return {};
+}
+OpFoldResult FloorOp::fold(FoldAdaptor) { return foldIntegerRounding(*this); }
+OpFoldResult CeilOp::fold(FoldAdaptor) { return foldIntegerRounding(*this); }
+OpFoldResult RoundOp::fold(FoldAdaptor) { return foldIntegerRounding(*this); }
 
 OpFoldResult CastOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType())

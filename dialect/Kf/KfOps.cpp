@@ -227,6 +227,37 @@ LogicalResult LogSoftmaxOp::verify() {
                     {static_cast<int64_t>(getDim())});
 }
 
+/// The checks layer_norm and rms_norm share: `norm` names 1 to rank
+/// trailing dims of `input`, and each parameter (weight, bias) has shape
+/// `norm` and the input's dtype.
+static LogicalResult
+verifyNormalization(Operation *op, RankedTensorType input, ArrayRef<int64_t> norm,
+                    ArrayRef<std::pair<Value, StringRef>> params) {
+  auto error = [&]() { return op->emitOpError(); };
+  if (norm.empty() || (int64_t)norm.size() > input.getRank())
+    return error() << "normalized_shape " << str(norm) << " must name 1 to "
+                   << input.getRank() << " trailing dims of "
+                   << shapeToString(input.getShape());
+  ArrayRef<int64_t> trailing = input.getShape().take_back(norm.size());
+  for (auto [d, n] : llvm::zip(trailing, norm))
+    if (n <= 0 || (!ShapedType::isDynamic(d) && d != n))
+      return error() << "normalized_shape " << str(norm)
+                     << " does not match the trailing dims of "
+                     << shapeToString(input.getShape());
+  for (auto [param, name] : params) {
+    if (!param)
+      continue;
+    auto type = cast<RankedTensorType>(param.getType());
+    if (type.getShape() != norm)
+      return error() << name << " has shape " << shapeToString(type.getShape())
+                     << ", expected normalized_shape " << shapeToString(norm);
+    if (type.getElementType() != input.getElementType())
+      return error() << name << " dtype " << type.getElementType()
+                     << " differs from input dtype " << input.getElementType();
+  }
+  return success();
+}
+
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location>,
                                             Adaptor adaptor,
@@ -236,31 +267,10 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult LayerNormOp::verify() {
-  auto input = getInput().getType();
-  ArrayRef<int64_t> norm = getNormalizedShape();
-  if (norm.empty() || (int64_t)norm.size() > input.getRank())
-    return emitOpError("normalized_shape ") << str(norm)
-           << " must name 1 to " << input.getRank() << " trailing dims of "
-           << shapeToString(input.getShape());
-  ArrayRef<int64_t> trailing = input.getShape().take_back(norm.size());
-  for (auto [d, n] : llvm::zip(trailing, norm))
-    if (n <= 0 || (!ShapedType::isDynamic(d) && d != n))
-      return emitOpError("normalized_shape ") << str(norm)
-             << " does not match the trailing dims of "
-             << shapeToString(input.getShape());
-  for (Value param : {getWeight(), getBias()}) {
-    if (!param)
-      continue;
-    auto type = cast<RankedTensorType>(param.getType());
-    if (type.getShape() != norm)
-      return emitOpError(param == getWeight() ? "weight" : "bias")
-             << " has shape " << shapeToString(type.getShape())
-             << ", expected normalized_shape " << shapeToString(norm);
-    if (type.getElementType() != input.getElementType())
-      return emitOpError(param == getWeight() ? "weight" : "bias")
-             << " dtype " << type.getElementType() << " differs from input dtype "
-             << input.getElementType();
-  }
+  if (failed(verifyNormalization(*this, getInput().getType(),
+                                 getNormalizedShape(),
+                                 {{getWeight(), "weight"}, {getBias(), "bias"}})))
+    return failure();
   if (getEps().convertToDouble() < 0)
     return emitOpError("eps must not be negative");
   return success();
@@ -276,5 +286,214 @@ LogicalResult KernelOp::verify() {
     return emitOpError("yields ")
            << yield.getValues().getTypes() << " but its results are "
            << getResultTypes();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ClampOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClampOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  Attribute lo = adaptor.getMinAttr(), hi = adaptor.getMaxAttr();
+  auto type = clampResultType(loc, input.getElementType(), lo, hi);
+  if (failed(type))
+    return failure();
+  types.push_back(input.clone(*type));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ArgmaxOp, ArgminOp
+//===----------------------------------------------------------------------===//
+
+/// The result type of argmax/argmin: i64, the reduced dim dropped (kept as
+/// 1 with keepdim); without a dim, of the flattened tensor.
+static LogicalResult inferArgExtreme(std::optional<Location> loc,
+                                     StringRef op, Type inputType,
+                                     std::optional<uint64_t> udim, bool keepdim,
+                                     SmallVectorImpl<Type> &types) {
+  auto input = cast<RankedTensorType>(inputType);
+  Type i64 = IntegerType::get(input.getContext(), 64);
+  if (input.getElementType().isInteger(1))
+    return emitOptionalError(loc, "'", op,
+                             "' does not support bool inputs (as torch.",
+                             op.drop_front(3), ")");
+  std::optional<int64_t> dim;
+  if (udim)
+    dim = static_cast<int64_t>(*udim); // I64Attr's getter is unsigned
+  SmallVector<int64_t> shape;
+  if (!dim) {
+    if (keepdim)
+      shape.assign(input.getRank(), 1);
+  } else {
+    if (failed(verifyDims(loc, op, input.getRank(), {*dim})))
+      return failure();
+    int64_t d = *dim < 0 ? *dim + std::max<int64_t>(input.getRank(), 1) : *dim;
+    for (int64_t i = 0; i < input.getRank(); ++i)
+      if (i != d)
+        shape.push_back(input.getDimSize(i));
+      else if (keepdim)
+        shape.push_back(1);
+  }
+  types.push_back(RankedTensorType::get(shape, i64));
+  return success();
+}
+
+/// Refuses what kf-decompose cannot write out: an empty or dynamic dim
+/// (its index constant needs the size; PyTorch raises on an empty one).
+template <typename OpTy> static LogicalResult verifyArgExtreme(OpTy op) {
+  auto input = op.getInput().getType();
+  SmallVector<int64_t> dims;
+  if (auto dim = op.getDim()) {
+    int64_t d = static_cast<int64_t>(*dim); // I64Attr's getter is unsigned
+    if (input.getRank() > 0)
+      dims.push_back(d < 0 ? d + input.getRank() : d);
+  } else {
+    for (int64_t i = 0; i < input.getRank(); ++i)
+      dims.push_back(i);
+  }
+  for (int64_t d : dims) {
+    if (input.isDynamicDim(d))
+      return op.emitOpError("reduces over dynamic dim ")
+             << d << " of " << shapeToString(input.getShape())
+             << ": not supported (the index constant needs a static size)";
+    if (input.getDimSize(d) == 0)
+      return op.emitOpError("reduces over dim ")
+             << d << " of size 0: an empty dim has no extreme (torch raises)";
+  }
+  return success();
+}
+
+LogicalResult ArgmaxOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferArgExtreme(loc, "kf.argmax", adaptor.getInput().getType(),
+                         adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+LogicalResult ArgmaxOp::verify() { return verifyArgExtreme(*this); }
+
+LogicalResult ArgminOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferArgExtreme(loc, "kf.argmin", adaptor.getInput().getType(),
+                         adaptor.getDim(), adaptor.getKeepdim(), types);
+}
+LogicalResult ArgminOp::verify() { return verifyArgExtreme(*this); }
+
+//===----------------------------------------------------------------------===//
+// CatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CatOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  TypeRange inputs = adaptor.getInputs().getTypes();
+  if (inputs.empty())
+    return emitOptionalError(loc, "'kf.cat' needs at least one tensor");
+  auto first = cast<RankedTensorType>(inputs.front());
+  int64_t rank = first.getRank();
+  if (rank == 0)
+    return emitOptionalError(loc, "'kf.cat' cannot join 0-d tensors (as "
+                                  "torch.cat: zero-dimensional tensors cannot "
+                                  "be concatenated)");
+  int64_t dim = static_cast<int64_t>(adaptor.getDim());
+  if (failed(verifyDims(loc, "kf.cat", rank, {dim})))
+    return failure();
+  if (dim < 0)
+    dim += rank;
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (auto [k, t] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(t);
+    if (type.getRank() != rank)
+      return emitOptionalError(loc, "'kf.cat' tensor #", k, " has rank ",
+                               type.getRank(), ", tensor #0 has rank ", rank);
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t d = type.getDimSize(i);
+      if (i == dim) {
+        if (ShapedType::isDynamic(d))
+          return emitOptionalError(
+              loc, "'kf.cat' tensor #", k, " (", shapeToString(type.getShape()),
+              ") is dynamic along the joined dim ", dim,
+              ": not supported (each tensor's place in the result must be "
+              "static)");
+        shape[i] += d;
+        continue;
+      }
+      if (ShapedType::isDynamic(shape[i]))
+        shape[i] = d; // a static size wins; equality checked at run time
+      else if (!ShapedType::isDynamic(d) && d != shape[i])
+        return emitOptionalError(loc, "'kf.cat' tensor #", k, " (",
+                                 shapeToString(type.getShape()),
+                                 ") differs from the others in dim ", i,
+                                 " (expected ", shape[i], ")");
+    }
+  }
+  if (failed(verifyElementCount(loc, "kf.cat", shape)))
+    return failure();
+  types.push_back(RankedTensorType::get(shape, resultElementType(inputs)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RmsNormOp, BatchNormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location>,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  types.push_back(cast<RankedTensorType>(adaptor.getInput().getType()));
+  return success();
+}
+
+LogicalResult RmsNormOp::verify() {
+  if (failed(verifyNormalization(*this, getInput().getType(),
+                                 getNormalizedShape(), {{getWeight(), "weight"}})))
+    return failure();
+  if (auto eps = getEps(); eps && eps->convertToDouble() < 0)
+    return emitOpError("eps must not be negative");
+  return success();
+}
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location>,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  types.push_back(cast<RankedTensorType>(adaptor.getInput().getType()));
+  return success();
+}
+
+LogicalResult BatchNormOp::verify() {
+  auto input = getInput().getType();
+  if (input.getRank() < 2)
+    return emitOpError("needs an input [N, C, ...] of rank 2 or more, got ")
+           << shapeToString(input.getShape());
+  int64_t channels = input.getDimSize(1);
+  std::pair<Value, StringRef> params[] = {{getRunningMean(), "running_mean"},
+                                          {getRunningVar(), "running_var"},
+                                          {getWeight(), "weight"},
+                                          {getBias(), "bias"}};
+  for (auto [v, name] : params) {
+    if (!v)
+      continue;
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getRank() != 1 ||
+        (!type.isDynamicDim(0) && !ShapedType::isDynamic(channels) &&
+         type.getDimSize(0) != channels))
+      return emitOpError() << name << " has shape "
+                           << shapeToString(type.getShape())
+                           << ", expected [C] with C = dim 1 of "
+                           << shapeToString(input.getShape());
+  }
+  if (getEps().convertToDouble() < 0)
+    return emitOpError("eps must not be negative");
   return success();
 }

@@ -76,6 +76,39 @@ def Kf_DivOp : Kf_BinaryOp<"div", "TrueDivide", "div"> {
 def Kf_MaximumOp : Kf_BinaryOp<"maximum", "Promote", "maximum", [Commutative]>;
 def Kf_MinimumOp : Kf_BinaryOp<"minimum", "Promote", "minimum", [Commutative]>;
 def Kf_PowOp : Kf_BinaryOp<"pow", "PromoteNoBool", "pow">;
+// Python's floor division and modulo (ints and floats; bool refused, as
+// PyTorch's kernels do). An integer divisor of 0 gives 0 for both, as numpy
+// does (PyTorch raises on the CPU); INT_MIN // -1 wraps to INT_MIN.
+def Kf_RemainderOp : Kf_BinaryOp<"remainder", "PromoteNoBool", "remainder"> {
+  let description = [{
+    `torch.remainder(a, b)`: Python's modulo, `a - floor(a / b) * b`; a
+    non-zero result has the sign of the divisor `b` (`-7 % 3 = 2`,
+    `7 % -3 = -2`). Floats compute `fmod(a, b)`, then add `b` when the
+    signs differ, as PyTorch does (`x % 0.0` is NaN). Integers: a divisor
+    of 0 gives 0, as numpy does (PyTorch raises on the CPU). bool is
+    refused. Operands broadcast and promote.
+
+    ```mlir
+    %r = kf.remainder %a, %b : tensor<4x8xi32>, tensor<8xi32>
+    ```
+  }];
+}
+def Kf_FloorDivideOp : Kf_BinaryOp<"floor_divide", "PromoteNoBool",
+                                   "floor_divide"> {
+  let description = [{
+    `torch.floor_divide(a, b)`: the quotient rounded toward negative
+    infinity (`-7 // 2 = -4`), as Python's `//`. Floats follow PyTorch's
+    `div_floor`: `(a - fmod(a, b)) / b`, less one when the remainder's sign
+    differs from `b`'s, then floored; a divisor of 0.0 gives `a / 0.0`
+    (inf or NaN). Integers: a divisor of 0 gives 0, as numpy does (PyTorch
+    raises on the CPU: kfuse picks a defined value rather than undefined
+    behaviour), and `INT_MIN // -1` wraps to `INT_MIN`. bool is refused.
+
+    ```mlir
+    %q = kf.floor_divide %a, %b : tensor<4x8xf32>, tensor<f32>
+    ```
+  }];
+}
 
 def Kf_EqOp : Kf_BinaryOp<"eq", "Compare", "eq", [Commutative]>;
 def Kf_NeOp : Kf_BinaryOp<"ne", "Compare", "ne", [Commutative]>;
@@ -139,6 +172,74 @@ def Kf_SigmoidOp : Kf_UnaryOp<"sigmoid", "FloatOrF32", "sigmoid">;
 def Kf_SinOp : Kf_UnaryOp<"sin", "FloatOrF32", "sin">;
 def Kf_CosOp : Kf_UnaryOp<"cos", "FloatOrF32", "cos">;
 def Kf_ReciprocalOp : Kf_UnaryOp<"reciprocal", "FloatOrF32", "reciprocal">;
+def Kf_Exp2Op : Kf_UnaryOp<"exp2", "FloatOrF32", "exp2">;
+def Kf_Log1pOp : Kf_UnaryOp<"log1p", "FloatOrF32", "log1p"> {
+  let description = [{
+    `log(1 + x)`, accurate for small `x` (libm's `log1p` on the CPU,
+    libdevice's `__nv_log1p` on the GPU). Integer and bool inputs compute in
+    f32.
+
+    ```mlir
+    %y = kf.log1p %x : tensor<4x8xf32>
+    ```
+  }];
+}
+def Kf_Expm1Op : Kf_UnaryOp<"expm1", "FloatOrF32", "expm1"> {
+  let description = [{
+    `exp(x) - 1`, accurate for small `x`: for `|x| < 0.5` it is computed as
+    `2t / (1 - t)` with `t = tanh(x / 2)` (no cancellation), otherwise as
+    `exp(x) - 1`, on the CPU and the GPU alike (upstream's lowering to LLVM
+    writes `exp(x) - 1` for every `x`). Integer and bool inputs compute in
+    f32.
+
+    ```mlir
+    %y = kf.expm1 %x : tensor<4x8xf32>
+    ```
+  }];
+}
+def Kf_ErfOp : Kf_UnaryOp<"erf", "FloatOrF32", "erf">;
+// Rounding ops keep the dtype: an integer input is its own result (as
+// PyTorch's floor/ceil/round of an int tensor); bool is refused.
+def Kf_FloorOp : Kf_UnaryOp<"floor", "SameNoBool", "floor"> { let hasFolder = 1; }
+def Kf_CeilOp : Kf_UnaryOp<"ceil", "SameNoBool", "ceil"> { let hasFolder = 1; }
+def Kf_RoundOp : Kf_UnaryOp<"round", "SameNoBool", "round"> {
+  let hasFolder = 1;
+  let description = [{
+    `torch.round(x)` (`decimals=0`): to the nearest integer, halves to the
+    even one (`0.5 -> 0`, `1.5 -> 2`, `-2.5 -> -2`). An integer input is its
+    own result; bool is refused.
+
+    ```mlir
+    %y = kf.round %x : tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Kf_ClampOp : Kf_Op<"clamp", [Pure, Kf_Elementwise, InferTypeOpAdaptor]> {
+  let summary = "elementwise `torch.clamp(x, min, max)` with scalar bounds";
+  let description = [{
+    `min(max(x, min), max)` with scalar bounds, either of which may be
+    absent (not both). A bound is an integer (`2`) or a float (`2.0`)
+    attribute, and the result dtype is PyTorch's for a tensor and a Python
+    scalar: a float bound on an integer tensor gives f32, otherwise the
+    tensor's dtype is kept (an integer bound must fit it). bool is refused.
+    NaN propagates as in torch.clamp: a NaN element, or a NaN bound, gives
+    NaN; with `min > max` every element is `max`. Tensor bounds are
+    `kf.maximum`/`kf.minimum`.
+
+    ```mlir
+    %y = kf.clamp %x min(0.0) max(6.0) : tensor<4x8xf32>   // relu6
+    %z = kf.clamp %i min(-3) : tensor<8xi32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input,
+                       OptionalAttr<AnyAttrOf<[I64Attr, F64Attr]>>:$min,
+                       OptionalAttr<AnyAttrOf<[I64Attr, F64Attr]>>:$max);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = [{
+    $input (`min` `(` $min^ `)`)? (`max` `(` $max^ `)`)? attr-dict `:` type($input)
+  }];
+}
 // Activations that PyTorch implements for floating types only.
 def Kf_GeluOp : Kf_UnaryOp<"gelu", "FloatOnly", "nn.functional.gelu"> {
   let description = [{
@@ -233,6 +334,42 @@ def Kf_MeanOp : Kf_ReduceOp<"mean", "FloatOnly", "mean">;
 def Kf_MaxOp : Kf_ReduceOp<"max", "Same", "amax">;
 def Kf_MinOp : Kf_ReduceOp<"min", "Same", "amin">;
 
+class Kf_ArgExtremeOp<string mnemonic, string extreme, string reduction>
+    : Kf_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch." # mnemonic # "(x, dim, keepdim)`, a composite";
+  let description = [{
+    The index (i64) of the first }] # extreme # [{ along `dim`; without
+    `dim`, of the flattened tensor (a 0-d result; with `keepdim`, every dim
+    1). NaN counts as the }] # extreme # [{, as in PyTorch: a row holding
+    NaN gives the index of its first NaN. Integer and float inputs; bool is
+    refused, and so are an empty dim and a dynamic one (its index constant
+    needs the size).
+
+    `kf-decompose` writes it as two reductions over the same rows: `m =
+    kf.}] # reduction # [{(x, dim, keepdim)`, then `min(where(x == m or x != x,
+    iota, n), dim)` with `iota` a constant `[0, n)` along `dim`. kfuse
+    counts 6 eager kernels for a float input (the }] # reduction # [{, `x == m`,
+    the NaN test `x != x`, their `or`, the `where`, the `min`) and 4 for an
+    integer one (no NaN test), where PyTorch launches 1; both reductions
+    run over the same rows, so over the last dim they fuse into one row
+    kernel.
+
+    ```mlir
+    %i = kf.}] # mnemonic # [{ %x dim 1 : tensor<4x8xf32>   // tensor<4xi64>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, OptionalAttr<I64Attr>:$dim,
+                       UnitAttr:$keepdim);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = [{
+    $input (`dim` $dim^)? (`keepdim` $keepdim^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kf_ArgmaxOp : Kf_ArgExtremeOp<"argmax", "maximum", "max">;
+def Kf_ArgminOp : Kf_ArgExtremeOp<"argmin", "minimum", "min">;
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//
@@ -254,12 +391,15 @@ def Kf_ReshapeOp : Kf_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
 }
 
 def Kf_TransposeOp : Kf_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
-  let summary = "`Tensor.permute(perm).contiguous()`";
+  let summary = "`Tensor.permute(perm)`, a view";
   let description = [{
     Result dim `i` is input dim `perm[i]`; as in PyTorch's permute, a
-    negative dim counts from the end (`-1` is the last). kfuse keeps every
-    tensor contiguous, so a transpose is a copy kernel (`linalg.transpose`),
-    as PyTorch's `.contiguous()` after a permute is.
+    negative dim counts from the end (`-1` is the last). A view, as in
+    PyTorch: it launches no kernel. The elementwise ops and reductions that
+    read it read its input in place, through a permuted indexing map
+    (kf-to-linalg folds it into them); only a transpose that must exist as a
+    tensor of its own (returned, or read by an op that needs contiguous
+    data) is a copy kernel, as `.contiguous()` after a permute is.
 
     ```mlir
     %y = kf.transpose %x [1, 0] : tensor<4x8xf32>   // tensor<8x4xf32>
@@ -284,6 +424,57 @@ def Kf_TransposeOp : Kf_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def Kf_SliceOp : Kf_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`x[start:end:step, ...]`, a view";
+  let description = [{
+    Basic slicing with a start, an end and a step per dim, as Python's:
+    negative `start`/`end` count from the end, both are clamped to the dim,
+    `step` is at least 1 (PyTorch refuses others); the result dim has
+    `ceil((end - start) / step)` elements (0 when `end <= start`). A view,
+    as in PyTorch: no kernel; its readers read the input through the map
+    `i -> start + i * step` (kf-to-linalg folds it into them), and a slice
+    that must exist as a tensor of its own is a copy kernel.
+
+    A dynamic dim can only be kept whole (`start` 0, `step` 1 and `end`
+    9223372036854775807, PyTorch's "to the end").
+
+    ```mlir
+    // x[1:, ::2] of a 4x8 tensor: tensor<3x4xf32>
+    %y = kf.slice %x starts [1, 0] ends [9223372036854775807, 8] steps [1, 2] : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = [{
+    $input `starts` $starts `ends` $ends `steps` $steps attr-dict `:` type($input)
+  }];
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The start of each dim, after counting from the end and clamping.
+    ::llvm::SmallVector<int64_t> getNormalizedStarts();
+  }];
+}
+
+def Kf_ContiguousOp : Kf_Op<"contiguous", [Pure, SameOperandsAndResultType]> {
+  let summary = "`Tensor.contiguous()`: an explicit materialization";
+  let description = [{
+    Writes its input to memory as a tensor of its own: a copy kernel that
+    reads a view (transpose, slice) in its layout and writes it contiguous.
+    A barrier for kernel fusion: the ops that compute its input may fuse
+    into its kernel (it writes their result in the view's layout), but the
+    ops that read it read memory (boundary `materialize`).
+
+    ```mlir
+    %t = kf.transpose %x [1, 0] : tensor<4x8xf32>
+    %c = kf.contiguous %t : tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 def Kf_BroadcastToOp : Kf_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {
   let summary = "`Tensor.expand(shape)`; -1 keeps a dim";
   let description = [{
@@ -301,6 +492,27 @@ def Kf_BroadcastToOp : Kf_Op<"broadcast_to", [Pure, InferTypeOpAdaptor]> {
   let results = (outs Kf_Tensor:$result);
   let assemblyFormat = "$input $shape attr-dict `:` type($input)";
   let hasFolder = 1;
+}
+
+def Kf_CatOp : Kf_Op<"cat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch.cat(tensors, dim)`: one eager kernel";
+  let description = [{
+    Joins the tensors along `dim` (negative counts from the end): every
+    other dim must be equal (a dynamic dim is checked at run time), and the
+    dtypes promote as `torch.cat` promotes them (`torch.result_type` over
+    the list). 0-d tensors are refused, as PyTorch refuses them. One eager
+    kernel: kf-to-linalg writes it as one `linalg.generic` over the result
+    (tagged `cat`) that reads every input through a clamped index and picks
+    the input that owns each element, so kernel formation sees one op and
+    the flat GPU mapping runs it.
+
+    ```mlir
+    %c = kf.cat %a, %b dim 0 : tensor<2x8xf32>, tensor<3x8xf32>   // tensor<5x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Kf_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$inputs `dim` $dim attr-dict `:` type($inputs)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -383,6 +595,113 @@ def Kf_LayerNormOp : Kf_Op<"layer_norm",
   let hasVerifier = 1;
 }
 
+class Kf_VarianceLikeOp<string mnemonic, string formula>
+    : Kf_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch." # mnemonic # "(x, dims, correction, keepdim)`, a composite";
+  let description = [{
+    }] # formula # [{ over `dims` (all dims when absent), with `s` the sum of
+    squared deviations from the mean and `n` the number of reduced elements;
+    `correction` defaults to 1 (Bessel's), 0 gives the biased estimate.
+    When `n - correction <= 0` the divisor is 0, so the result is inf or NaN,
+    as PyTorch's. Floating-point inputs only (as torch.var/std); f16 and
+    bf16 compute in f32 and round once. `kf-decompose` writes it out two-pass,
+    as layer_norm's moments: `mean`, `x - mean`, its square, `sum`, the
+    division (and `sqrt`): over the last dim the five (six) eager kernels
+    fuse into one row kernel. A dynamic reduced dim makes `n` a count taken
+    in kf, `sum(x == x or x != x)` (true for NaN too), cast, less the
+    correction, `relu`: 7 more eager kernels, in the same row kernel.
+
+    ```mlir
+    %v = kf.}] # mnemonic # [{ %x dims [1] correction 0 keepdim : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_FloatTensor:$input,
+                       OptionalAttr<DenseI64ArrayAttr>:$dims,
+                       DefaultValuedAttr<I64Attr, "1">:$correction,
+                       UnitAttr:$keepdim);
+  let results = (outs Kf_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`dims` $dims^)? (`correction` $correction^)? (`keepdim` $keepdim^)?
+    attr-dict `:` type($input)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::kfuse::kf::inferReductionResult(loc, getOperationName(),
+          adaptor.getInput().getType(), adaptor.getDims(),
+          adaptor.getKeepdim(), ::kfuse::kf::DtypeRule::FloatOnly, types);
+    }
+  }];
+}
+
+def Kf_VarOp : Kf_VarianceLikeOp<"var", "`s / (n - correction)`">;
+def Kf_StdOp : Kf_VarianceLikeOp<"std", "`sqrt(s / (n - correction))`">;
+
+def Kf_RmsNormOp : Kf_Op<"rms_norm", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch.nn.functional.rms_norm`, a composite";
+  let description = [{
+    `x * rsqrt(mean(x * x) + eps) [* weight]`, the mean over the trailing
+    dims given by `normalized_shape` (which must match them). `weight` is
+    optional and has shape `normalized_shape` and the input's dtype. Without
+    `eps`, `torch.finfo(dtype).eps` of the input's dtype (f32: 2^-23, f16:
+    2^-10, bf16: 2^-7, f64: 2^-52), as the Python docs state. f16 and bf16
+    compute in f32 and round once. `kf-decompose` writes it out: `mul`,
+    `mean`, `add`, `rsqrt`, `mul` (and the weight's `mul`): 5 (6) eager
+    kernels, one row kernel once fused.
+
+    ```mlir
+    %y = kf.rms_norm %x weight %w : tensor<8xf32> normalized_shape [8] : tensor<4x8xf32>
+    %z = kf.rms_norm %x normalized_shape [8] eps 1.0e-06 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Kf_FloatTensor:$input,
+                       Optional<Kf_FloatTensor>:$weight,
+                       DenseI64ArrayAttr:$normalized_shape,
+                       OptionalAttr<F64Attr>:$eps);
+  let results = (outs Kf_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`weight` $weight^ `:` type($weight))?
+    `normalized_shape` $normalized_shape (`eps` $eps^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kf_BatchNormOp : Kf_Op<"batch_norm",
+    [Pure, InferTypeOpAdaptor, AttrSizedOperandSegments]> {
+  let summary = "`torch.nn.functional.batch_norm(training=False)`, a composite";
+  let description = [{
+    Batch norm in inference form: `x` is `[N, C, ...]` (rank 2 or more),
+    `running_mean`, `running_var` and the optional `weight` and `bias` are
+    `[C]`, and `y = (x - mean[c]) * rsqrt(var[c] + eps) [* weight[c]]
+    [+ bias[c]]` for the elements of channel `c` (`eps` defaults to 1e-5, as
+    PyTorch's). The parameters are floats of any dtype (PyTorch allows f32
+    statistics with an f16 input); the result has the input's dtype, f16 and
+    bf16 computing in f32. `kf-decompose` writes it out with the
+    parameters reshaped to `[C, 1, ...]`: `sub`, `add`, `rsqrt`, `mul` (and
+    the weight's `mul`, the bias's `add`), 4 to 6 eager kernels (PyTorch: 1),
+    one pointwise kernel once fused.
+
+    ```mlir
+    %y = kf.batch_norm %x, %mean, %var weight %w : tensor<3xf32> bias %b : tensor<3xf32>
+           eps 1.0e-05 : tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins Kf_FloatTensor:$input, Kf_FloatTensor:$running_mean,
+                       Kf_FloatTensor:$running_var,
+                       Optional<Kf_FloatTensor>:$weight,
+                       Optional<Kf_FloatTensor>:$bias,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$eps);
+  let results = (outs Kf_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $running_mean `,` $running_var
+    (`weight` $weight^ `:` type($weight))? (`bias` $bias^ `:` type($bias))?
+    (`eps` $eps^)? attr-dict `:` type($input) `,` type($running_mean) `,`
+    type($running_var)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel regions (made by kf-form-kernels on linalg-on-tensors)
 //===----------------------------------------------------------------------===//
@@ -408,7 +727,7 @@ def Kf_KernelOp : Kf_Op<"kernel", [
     `triton_poi_fused_add_relu_0`; `kind` is pointwise, reduction, matmul or
     transpose; `ops` lists the eager ops it holds, in program order (the
     report's); `mapping`, once decided (before bufferization), says how the
-    kernel is launched: flat, row, two_stage, matmul or serial.
+    kernel is launched: flat, row, grid_reduction, row_chain, matmul or serial.
 
     ```mlir
     %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32>

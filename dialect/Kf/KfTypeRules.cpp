@@ -217,6 +217,31 @@ LogicalResult inferElementwiseResult(std::optional<Location> loc, StringRef op,
   return success();
 }
 
+FailureOr<Type> clampResultType(std::optional<Location> loc, Type input,
+                                Attribute min, Attribute max) {
+  if (!min && !max)
+    return emitOptionalError(loc, "'kf.clamp' needs a min or a max (as "
+                                  "torch.clamp: at least one of them must "
+                                  "not be None)");
+  if (input.isInteger(1))
+    return emitOptionalError(loc, "'kf.clamp' does not support bool inputs");
+  bool floatBound = isa_and_nonnull<FloatAttr>(min) || isa_and_nonnull<FloatAttr>(max);
+  if (isa<FloatType>(input))
+    return input;
+  if (floatBound)
+    return Type(Float32Type::get(input.getContext()));
+  unsigned width = input.getIntOrFloatBitWidth();
+  for (Attribute a : {min, max}) {
+    auto bound = dyn_cast_or_null<IntegerAttr>(a);
+    if (bound && !llvm::isIntN(width, bound.getInt()))
+      return emitOptionalError(loc, "'kf.clamp' bound ", bound.getInt(),
+                               " does not fit ", input,
+                               " (torch: value cannot be converted without "
+                               "overflow)");
+  }
+  return input;
+}
+
 LogicalResult verifyDims(std::optional<Location> loc, StringRef op,
                          int64_t rank, ArrayRef<int64_t> dims) {
   llvm::SmallSet<int64_t, 4> seen;
@@ -264,7 +289,8 @@ LogicalResult inferReductionResult(std::optional<Location> loc, StringRef op,
     elt = IntegerType::get(in.getContext(), 64); // torch.sum of ints is i64
   if (rule == DtypeRule::FloatOnly && !isa<FloatType>(in))
     return emitOptionalError(loc, "'", op,
-                             "' needs a floating-point input (as torch.mean), got ",
+                             "' needs a floating-point input (as torch.", op.drop_front(3),
+                             "), got ",
                              in);
   SmallVector<int64_t> reduced = normalizeReduceDims(input.getRank(), dims);
   // max and min have no identity: like torch.amax/amin, refuse an empty

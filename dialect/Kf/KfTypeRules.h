@@ -89,6 +89,16 @@ inferReductionResult(std::optional<mlir::Location> loc, llvm::StringRef op,
                      std::optional<llvm::ArrayRef<int64_t>> dims, bool keepdim,
                      DtypeRule rule, llvm::SmallVectorImpl<mlir::Type> &results);
 
+/// The result dtype of torch.clamp(x, min, max) with scalar bounds (each an
+/// IntegerAttr, a FloatAttr or null, not both null): a float bound on an
+/// integer tensor gives f32 (a Python float against an int tensor), else the
+/// tensor's dtype, which an integer bound must fit; bool is refused. Emits a
+/// located error on failure.
+mlir::FailureOr<mlir::Type> clampResultType(std::optional<mlir::Location> loc,
+                                            mlir::Type input,
+                                            mlir::Attribute min,
+                                            mlir::Attribute max);
+
 /// Checks `dims` against `rank` (range, duplicates); emits a located error.
 llvm::LogicalResult verifyDims(std::optional<mlir::Location> loc,
                                llvm::StringRef op, int64_t rank,

@@ -24,6 +24,9 @@ constexpr RuleSwitch kRules[] = {
     {"matmul-epilogue", &FusionOptions::matmulEpilogue},
     {"reshape", &FusionOptions::reshape},
     {"recompute", &FusionOptions::recompute},
+    {"sibling", &FusionOptions::sibling},
+    {"reduction-chain", &FusionOptions::reductionChain},
+    {"small-reduction", &FusionOptions::smallReduction},
 };
 
 } // namespace
@@ -107,5 +110,8 @@ KfFormKernelsOptions fusion::toPassOptions(const FusionOptions &options) {
   o.matmulEpilogue = options.matmulEpilogue;
   o.reshape = options.reshape;
   o.recompute = options.recompute;
+  o.sibling = options.sibling;
+  o.reductionChain = options.reductionChain;
+  o.smallReduction = options.smallReduction;
   return o;
 }

@@ -39,13 +39,22 @@ struct FusionOptions {
   bool matmulEpilogue = true;     // elementwise after a matmul
   bool reshape = true;            // elementwise through a reshape
   bool recompute = true;          // duplicate a cheap producer
+  bool sibling = true;            // ops that read the same tensor, together
+  bool reductionChain = true;     // a row reduction, then a full one of it
+  bool smallReduction = true;     // unroll a reduction of <= 8 elements
 };
+
+/// The most elements a reduction unrolled in one thread combines
+/// (`small-reduction`): the flat mapping runs such a reduction as
+/// elementwise code (each thread one result, its elements one after the
+/// other), where a row kernel would give a block to 8 elements.
+constexpr int64_t kSmallReductionElements = 8;
 
 /// Parses a list of words separated by commas or spaces: `on`, `off`,
 /// `max-ops=N`, and a rule's switch `<rule>=true|false` with the rule
 /// named as the pass option is (`pointwise`, `reduction-prologue`,
 /// `reduction-epilogue`, `row-persistent`, `matmul-epilogue`, `reshape`,
-/// `recompute`); `fusion=on|off` is `on|off`, so toString's output parses
+/// `recompute`, `sibling`, `reduction-chain`, `small-reduction`); `fusion=on|off` is `on|off`, so toString's output parses
 /// back. Later words win; the empty list is the defaults. Anything else is
 /// reported through `emitError` (naming the word) and fails.
 mlir::FailureOr<FusionOptions>
@@ -84,6 +93,9 @@ FusionOptions readFusionOptions(const PassOrOptions &p) {
   o.matmulEpilogue = p.matmulEpilogue;
   o.reshape = p.reshape;
   o.recompute = p.recompute;
+  o.sibling = p.sibling;
+  o.reductionChain = p.reductionChain;
+  o.smallReduction = p.smallReduction;
   return o;
 }
 

@@ -19,18 +19,41 @@ struct EdgeDecision {
   std::string rule; // the rule that fused it, or that is disabled
 };
 
+/// Nodes kept in kernels of their own because a kernel they were fused
+/// into was one no GPU mapping serves, with that refusal (kf-form-kernels
+/// plans again without those merges).
+struct Isolation {
+  std::vector<bool> alone;          // node -> kept alone
+  std::vector<std::string> why;     // node -> the mapping's refusal
+  /// node -> the refused kernel it was kept apart from (numbered from 1;
+  /// that kernel's ops are let fuse again, for good, when one of them is
+  /// refused even alone: a kernel without a mapping either way is better
+  /// fused).
+  std::vector<unsigned> round;
+  std::vector<bool> keepFused;
+};
+
 struct FusionPlan {
   std::vector<unsigned> groupOf;           // node -> group id
   std::vector<std::vector<unsigned>> groups; // group id -> nodes, in order
+  std::vector<KernelKind> groupKinds;      // group id -> the kernel's kind
   std::vector<EdgeDecision> decisions;     // one per graph edge
   /// Edges resolved by recomputing the producer inside the consumer's
   /// kernel: (edge index), applied by the caller by cloning the producer.
   std::vector<unsigned> recomputed;
+  /// Nodes whose groups were joined because they read the same tensor
+  /// (sibling fusion): (first reader, second reader, the tensor).
+  struct Siblings {
+    unsigned first, second;
+    mlir::Value read;
+  };
+  std::vector<Siblings> siblings;
 };
 
 /// Groups the graph's nodes into kernels under `options`.
 FusionPlan planFusion(const KernelGraph &graph, const FusionOptions &options,
-                      analysis::SymbolicShapes &shapes);
+                      analysis::SymbolicShapes &shapes,
+                      const Isolation &isolated);
 
 } // namespace kfuse::fusion
 

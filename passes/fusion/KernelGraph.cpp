@@ -55,8 +55,14 @@ KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
                                    : op.getName().stripDialect().str();
     Value result = op.getResult(0);
     node.outDomain = dropUnitDims(shapes.shape(result));
-    if (isa<linalg::TransposeOp>(op)) {
+    node.resultShape.assign(
+        cast<RankedTensorType>(result.getType()).getShape().begin(),
+        cast<RankedTensorType>(result.getType()).getShape().end());
+    node.loopSizes = linalgOp.getStaticLoopRanges();
+    node.materializes = node.opName == "contiguous";
+    if (isa<linalg::TransposeOp>(op) || kf::isView(&op)) {
       node.kind = KernelKind::Transpose;
+      node.view = true;
     } else if (isa<linalg::MatmulOp>(op) || node.opName == "matmul") {
       node.kind = KernelKind::Matmul;
     } else if (linalgOp.getNumReductionLoops() > 0) {
@@ -70,6 +76,14 @@ KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
         node.reducesTrailingLoops &= d == loops - 1 - i;
       // The loop domain is the reduced input's shape (identity-indexed).
       node.domain = dropUnitDims(shapes.shape(linalgOp.getDpsInputs()[0]));
+      int64_t elements = 1;
+      for (unsigned d : node.reducedLoops)
+        if (elements >= 0)
+          elements = ShapedType::isDynamic(node.loopSizes[d])
+                         ? -1
+                         : elements * node.loopSizes[d];
+      if (elements >= 0)
+        node.reducedElements = elements;
     }
     if (node.domain.empty() && node.kind != KernelKind::Reduction)
       node.domain = node.outDomain;
@@ -86,8 +100,27 @@ KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
       auto p = producerOf(input->get(), reshaped);
       if (!p)
         continue;
+      // Direct: the producer's result itself, or that result with unit dims
+      // collapsed away (a stretched broadcast operand), which kernel
+      // formation reads through when it merges bodies.
+      Value read = input->get();
+      if (auto collapse = read.getDefiningOp<tensor::CollapseShapeOp>()) {
+        auto src = collapse.getSrcType().getShape();
+        bool unitOnly = llvm::all_of(collapse.getReassociationIndices(),
+                                     [&](const ReassociationIndices &group) {
+                                       return llvm::count_if(group, [&](int64_t d) {
+                                                return src[d] != 1;
+                                              }) <= 1;
+                                     });
+        if (unitOnly && collapse->hasOneUse())
+          read = collapse.getSrc();
+      }
+      Operation *def = read.getDefiningOp();
+      bool direct = def == nodes[*p].op ||
+                    (nodes[*p].finish && def == nodes[*p].finish);
       edges.push_back({*p, (unsigned)c, input->get(),
-                       linalgOp.getMatchingIndexingMap(input), reshaped});
+                       linalgOp.getMatchingIndexingMap(input), reshaped,
+                       direct, input->getOperandNumber()});
     }
   }
   (void)shapes;
@@ -104,14 +137,8 @@ std::optional<unsigned> KernelGraph::producerOf(Value v,
     // Adding or removing unit dims keeps the element order and structure.
     auto before = cast<RankedTensorType>(src.getType()).getShape();
     auto after = cast<RankedTensorType>(v.getType()).getShape();
-    auto nonUnit = [](ArrayRef<int64_t> s) {
-      SmallVector<int64_t> out;
-      for (int64_t d : s)
-        if (d != 1)
-          out.push_back(d);
-      return out;
-    };
-    if (nonUnit(before) != nonUnit(after))
+    if (analysis::nonUnitDims(before) != analysis::nonUnitDims(after) ||
+        isa<tensor::ExtractSliceOp>(def))
       throughReshape = true;
     v = src;
   }

@@ -43,6 +43,19 @@ struct Node {
   /// mean's division, rounding an f32 accumulator), or null. Readers of its
   /// result read this node.
   mlir::Operation *finish = nullptr;
+  /// The copy of a view (`kf.view`: a transpose or slice nothing could read
+  /// in place): kind Transpose, fused as an elementwise op.
+  bool view = false;
+  /// kf.contiguous: its readers read memory (boundary `materialize`).
+  bool materializes = false;
+  /// Reductions: the number of elements each result combines, when every
+  /// reduced loop is static (a small one is unrolled in a thread).
+  std::optional<int64_t> reducedElements;
+  /// The result's shape as typed (static 1s kept, -1 for dynamic dims):
+  /// ops that stay separate in a flat kernel must agree on it.
+  llvm::SmallVector<int64_t> resultShape;
+  /// The static loop sizes (-1 for dynamic), as the row mapping compares.
+  llvm::SmallVector<int64_t> loopSizes;
 };
 
 struct Edge {
@@ -50,6 +63,8 @@ struct Edge {
   mlir::Value read;         // the value as the consumer reads it
   mlir::AffineMap readMap;  // the consumer's indexing map for that operand
   bool throughReshape = false; // a reshape that is more than unit dims
+  bool direct = false; // reads the producer's result itself (no reshape)
+  unsigned operand = 0; // the consumer's operand number that reads it
 };
 
 class KernelGraph {

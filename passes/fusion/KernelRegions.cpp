@@ -39,18 +39,6 @@ std::string kernelName(ArrayRef<Operation *> members, KernelKind kind) {
   return name;
 }
 
-KernelKind groupKind(const KernelGraph &graph, ArrayRef<unsigned> nodes) {
-  KernelKind kind = KernelKind::Pointwise;
-  for (unsigned n : nodes) {
-    KernelKind k = graph.nodes[n].kind;
-    if (k == KernelKind::Matmul)
-      return k;
-    if (k == KernelKind::Reduction || k == KernelKind::Transpose)
-      kind = k;
-  }
-  return kind;
-}
-
 /// Ops that are no kernel and belong inside a region when everything they
 /// feed is in it: tensor.empty, accumulator fills, reshapes, casts.
 bool isFreeOp(Operation *op) {
@@ -148,7 +136,9 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
     mapping.map(producer->getResults(), clone->getResults());
     for (Operation *view : llvm::reverse(views))
       members[plan.groupOf[edge.consumer]].insert(b.clone(*view, mapping));
-    consumer->replaceUsesOfWith(edge.read, mapping.lookupOrDefault(edge.read));
+    // This operand only: the consumer may read the producer at other
+    // operands too, each recomputing it at the elements it reads.
+    consumer->getOpOperand(edge.operand).set(mapping.lookupOrDefault(edge.read));
   }
 
   FormedKernels formed;
@@ -250,7 +240,7 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
                          [&](Operation *u) { return !region.contains(u); }))
           outputs.push_back(r);
 
-    KernelKind kind = groupKind(graph, plan.groups[gid]);
+    KernelKind kind = plan.groupKinds[gid];
     std::string name =
         kernelName(ops, kind) + "_" + std::to_string(nextIndex++);
     OpBuilder b(last->getContext());
@@ -276,12 +266,20 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
     for (unsigned n : plan.groups[gid])
       formed.kernelOfNode[n] = formed.kernels.size();
     formed.kernels.push_back(kernel);
+    formed.names.push_back(name);
   }
   // Each kernel sits where its last member was. When groups interleave, a
   // kernel may now come before one it reads, or an op between two members
   // before the kernel it reads: a stable topological sort restores
   // dominance. The plan has no cycle between kernels, so such an order
   // exists.
+  // A kernel whose every reader recomputes its ops is dead: erased here,
+  // before anything else would (the greedy driver of body merging).
+  for (kf::KernelOp &kernel : formed.kernels)
+    if (kernel->use_empty()) {
+      kernel.erase();
+      kernel = nullptr;
+    }
   if (failed(restoreOrder(body)))
     return func.emitError("kf-form-kernels: the kernels depend on each other "
                           "in a cycle");

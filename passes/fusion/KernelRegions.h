@@ -9,7 +9,10 @@ namespace kfuse::fusion {
 
 /// The kernel that holds each graph node, once regions exist.
 struct FormedKernels {
-  std::vector<kf::KernelOp> kernels;   // in the order they were named
+  /// In the order they were named; null for a kernel nothing reads (its
+  /// ops recomputed by every reader), erased once formed.
+  std::vector<kf::KernelOp> kernels;
+  std::vector<std::string> names;      // each kernel's, erased ones too
   std::vector<unsigned> kernelOfNode;  // node -> index in `kernels`
 };
 

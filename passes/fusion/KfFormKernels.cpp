@@ -5,11 +5,16 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "passes/fusion/KernelRegions.h"
+#include "passes/gpu/KernelMapping.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/IR/Remarks.h"
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -29,9 +34,11 @@ using namespace kfuse::fusion;
 namespace {
 
 /// Records every boundary on the function (`kf.boundaries`) and reports
-/// every decision as a remark, passed or missed.
+/// every decision as a remark, passed or missed, at the consumer's place in
+/// the source (`locs`, each node's: its op may since have been merged).
 void recordDecisions(func::FuncOp func, const KernelGraph &graph,
-                     const FusionPlan &plan, const FormedKernels &formed) {
+                     const FusionPlan &plan, const FormedKernels &formed,
+                     ArrayRef<Location> locs) {
   SmallVector<kf::BoundaryAttr> boundaries;
   auto opts = remark::RemarkOpts::name("kernel-fusion")
                   .category("kf-form-kernels")
@@ -39,26 +46,61 @@ void recordDecisions(func::FuncOp func, const KernelGraph &graph,
   for (auto [i, edge] : llvm::enumerate(graph.edges)) {
     const EdgeDecision &d = plan.decisions[i];
     const Node &p = graph.nodes[edge.producer], &c = graph.nodes[edge.consumer];
-    kf::KernelOp pk = formed.kernels[formed.kernelOfNode[edge.producer]];
-    kf::KernelOp ck = formed.kernels[formed.kernelOfNode[edge.consumer]];
+    StringRef pk = formed.names[formed.kernelOfNode[edge.producer]];
+    StringRef ck = formed.names[formed.kernelOfNode[edge.consumer]];
     std::string what = p.opName + " -> " + c.opName;
-    Location loc = c.op->getLoc(); // the consumer, in the source
+    Location loc = locs[edge.consumer];
     if (d.reason == Reason::Fused || d.reason == Reason::Recomputed) {
       remark::passed(loc, opts.subCategory("passed"))
-          << remark::add("{0} fused into {1}", what, ck.getSymName())
+          << remark::add("{0} fused into {1}", what, ck)
           << remark::reason("{0}", reasonWords(d.reason, d.rule));
       continue;
     }
     remark::missed(loc, opts.subCategory("missed"))
-        << remark::add("{0}: boundary {1} -> {2}", what, pk.getSymName(),
-                       ck.getSymName())
+        << remark::add("{0}: boundary {1} -> {2}", what, pk,
+                       ck)
         << remark::reason("{0}: {1}", reasonCode(d.reason),
                           reasonWords(d.reason, d.rule));
     boundaries.push_back(kf::BoundaryAttr::get(
-        func.getContext(), pk.getSymName(), p.opName, ck.getSymName(), c.opName,
+        func.getContext(), pk, p.opName, ck, c.opName,
         d.reason, reasonWords(d.reason, d.rule)));
   }
+  for (const FusionPlan::Siblings &s : plan.siblings) {
+    const Node &a = graph.nodes[s.first], &b = graph.nodes[s.second];
+    StringRef k = formed.names[formed.kernelOfNode[s.first]];
+    remark::passed(locs[s.second], opts.subCategory("passed"))
+        << remark::add("{0} and {1} fused into {2}", a.opName, b.opName,
+                       k)
+        << remark::reason("siblings: both read the same tensor");
+  }
   kf::setBoundaries(func, boundaries);
+}
+
+/// Gives each reader its own tensor.empty and accumulator fill again after
+/// CSE merged equal ones: they stand for a kernel's own output buffer, and
+/// two kernels (or two reductions) sharing one would share a buffer. And
+/// its own tensor.cast: a cast to an unranked tensor passed to two calls
+/// cannot be bufferized (no copy of an unranked buffer can be made).
+void unshareInits(func::FuncOp func) {
+  SmallVector<Operation *> shared;
+  for (Operation &op : func.getBody().front())
+    if (isa<tensor::EmptyOp, linalg::FillOp, tensor::CastOp>(op) &&
+        !op.hasOneUse() && !op.use_empty())
+      shared.push_back(&op);
+  for (Operation *op : shared) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : ArrayRef<OpOperand *>(uses).drop_front()) {
+      OpBuilder b(op);
+      IRMapping mapping;
+      // A fill's own init (a tensor.empty) is copied too.
+      if (auto fill = dyn_cast<linalg::FillOp>(op))
+        if (Operation *empty = fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+          mapping.map(empty->getResult(0), b.clone(*empty)->getResult(0));
+      use->set(b.clone(*op, mapping)->getResult(0));
+    }
+  }
 }
 
 /// Whether upstream elementwise fusion may merge the producer of `operand`
@@ -81,13 +123,71 @@ bool sameKernel(OpOperand *operand) {
 /// chain, so a chain takes log2(n) rounds of linear work. A last greedy run
 /// with every pair allowed reaches the same fixpoint as before (and runs
 /// the cleanups of populateElementwiseOpsFusionPatterns).
-LogicalResult mergeKernelBodies(ModuleOp module) {
-  IRRewriter rewriter(module.getContext());
+/// Reads through a tensor.collapse_shape that only drops unit dims (a
+/// stretched broadcast operand, kf-to-linalg's) of an elementwise generic
+/// of the same kernel read by nothing else: the reader reads the producer
+/// itself, at index 0 of those dims, so that elementwise fusion can
+/// compute the producer where it is read (fusion cannot look through the
+/// reshape).
+void readThroughUnitDimCollapses(Operation *root) {
+  root->walk([](linalg::GenericOp reader) {
+    auto kernel = reader->getParentOfType<kf::KernelOp>();
+    if (!kernel)
+      return;
+    for (OpOperand *input : reader.getDpsInputOperands()) {
+      auto collapse = input->get().getDefiningOp<tensor::CollapseShapeOp>();
+      if (!collapse || !collapse->hasOneUse() ||
+          collapse->getParentOp() != kernel.getOperation())
+        continue;
+      auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+      if (!producer || !producer->hasOneUse() ||
+          producer.getNumReductionLoops() != 0 ||
+          producer->getParentOp() != kernel.getOperation())
+        continue;
+      // Each group: one kept dim (any size) and unit dims, or unit dims only.
+      auto srcShape = collapse.getSrcType().getShape();
+      AffineMap map = reader.getMatchingIndexingMap(input);
+      SmallVector<AffineExpr> exprs;
+      bool ok = true;
+      for (auto [g, group] : llvm::enumerate(collapse.getReassociationIndices())) {
+        unsigned kept = 0, keptDim = group.front();
+        for (int64_t d : group)
+          if (srcShape[d] != 1) {
+            ++kept;
+            keptDim = d;
+          }
+        ok &= kept <= 1;
+        for (int64_t d : group)
+          exprs.push_back(d == keptDim ? map.getResult(g)
+                                       : getAffineConstantExpr(0, reader.getContext()));
+      }
+      // Collapsed to 0-d: no groups, every source dim a unit one.
+      if (collapse.getReassociationIndices().empty())
+        for (int64_t d : srcShape) {
+          ok &= d == 1;
+          exprs.push_back(getAffineConstantExpr(0, reader.getContext()));
+        }
+      if (!ok)
+        continue;
+      SmallVector<AffineMap> maps = reader.getIndexingMapsArray();
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, exprs, reader.getContext());
+      reader.setIndexingMapsAttr(
+          OpBuilder(reader).getAffineMapArrayAttr(maps));
+      input->set(collapse.getSrc());
+      collapse->erase();
+    }
+  });
+}
+
+LogicalResult mergeKernelBodies(Operation *root) {
+  readThroughUnitDimCollapses(root);
+  IRRewriter rewriter(root->getContext());
   for (bool merged = true; merged;) {
     merged = false;
     SmallVector<OpOperand *> pairs;
     llvm::DenseSet<Operation *> taken;
-    module.walk([&](kf::KernelOp kernel) {
+    root->walk([&](kf::KernelOp kernel) {
       for (Operation &op : kernel.getBody().front()) {
         if (!isa<linalg::GenericOp>(op) || taken.contains(&op))
           continue;
@@ -122,9 +222,9 @@ LogicalResult mergeKernelBodies(ModuleOp module) {
       merged = true;
     }
   }
-  RewritePatternSet patterns(module.getContext());
+  RewritePatternSet patterns(root->getContext());
   linalg::populateElementwiseOpsFusionPatterns(patterns, sameKernel);
-  return applyPatternsGreedily(module, std::move(patterns));
+  return applyPatternsGreedily(root, std::move(patterns));
 }
 
 struct KfFormKernelsPass
@@ -155,13 +255,15 @@ struct KfFormKernelsPass
     case Reason::DuplicateReduction: return numDuplicateReduction;
     case Reason::ReductionMismatch: return numReductionMismatch;
     case Reason::MatmulBoundary: return numMatmulBoundary;
-    case Reason::Transpose: return numTranspose;
+    case Reason::NotInPlace: return numNotInPlace;
     case Reason::Reshape: return numReshape;
     case Reason::OpLimit: return numOpLimit;
     case Reason::Cycle: return numCycle;
     case Reason::AnchorConflict: return numAnchorConflict;
     case Reason::RowMismatch: return numRowMismatch;
     case Reason::OtherRow: return numOtherRow;
+    case Reason::Materialize: return numMaterialize;
+    case Reason::Unmappable: return numUnmappable;
     }
     llvm_unreachable("unknown reason");
   }
@@ -169,7 +271,8 @@ struct KfFormKernelsPass
   void count(const KernelGraph &graph, const FusionPlan &plan,
              const FormedKernels &formed) {
     numOps += graph.nodes.size();
-    numKernels += formed.kernels.size();
+    numKernels += llvm::count_if(formed.kernels,
+                                 [](kf::KernelOp k) { return bool(k); });
     for (const EdgeDecision &d : plan.decisions) {
       ++statisticOf(d.reason);
       if (d.reason != Reason::Fused && d.reason != Reason::Recomputed)
@@ -177,6 +280,7 @@ struct KfFormKernelsPass
     }
     LLVM_DEBUG({
       for (kf::KernelOp kernel : formed.kernels)
+        if (kernel)
         llvm::dbgs() << "[" DEBUG_TYPE "] formed " << kernel.getSymName()
                      << " (" << kernel.getBody().front().getOperations().size() - 1
                      << " linalg ops before merging)\n";
@@ -204,17 +308,126 @@ struct KfFormKernelsPass
         func.emitError("kf-form-kernels: needs a function with one block");
         return signalPassFailure();
       }
-      analysis::SymbolicShapes shapes(func);
-      KernelGraph graph(func, shapes);
-      FusionPlan plan = planFusion(graph, options, shapes);
-      auto formed = formKernelRegions(func, graph, plan, nextIndex);
-      if (failed(formed))
+      // Equal ops (`mm(cos(x), cos(x))`) are computed once: upstream CSE,
+      // before the graph is built. Not with fusion off: eager PyTorch runs
+      // each of them.
+      if (options.enabled) {
+        IRRewriter rewriter(&getContext());
+        DominanceInfo dominance(func);
+        eliminateCommonSubExpressions(rewriter, dominance, func);
+        unshareInits(func);
+      }
+      if (failed(formFunction(func, options, nextIndex)))
         return signalPassFailure();
-      recordDecisions(func, graph, plan, *formed);
-      count(graph, plan, *formed);
     }
-    if (mergeBodies && failed(mergeKernelBodies(module)))
-      return signalPassFailure();
+    // Bodies were merged function by function (formFunction).
+    return;
+  }
+
+  /// Forms the kernels of `func`. With `check-mappings`, on a copy first:
+  /// a kernel that no GPU mapping serves (the rules are an approximation
+  /// of the mappings' conditions; the mappings decide) has its ops kept in
+  /// kernels of their own and the plan is made again, so that a kernel
+  /// this pass forms is always one the GPU can run. Each round keeps at
+  /// least one more op alone: it ends.
+  LogicalResult formFunction(func::FuncOp func, const FusionOptions &options,
+                             unsigned &nextIndex) {
+    bool check = checkMappings && mergeBodies && options.enabled;
+    Isolation isolated;
+    for (;;) {
+      func::FuncOp work = check ? func.clone() : func;
+      unsigned index = nextIndex;
+      analysis::SymbolicShapes shapes(work);
+      KernelGraph graph(work, shapes);
+      if (isolated.alone.empty()) {
+        isolated.alone.assign(graph.nodes.size(), false);
+        isolated.why.assign(graph.nodes.size(), "");
+        isolated.round.assign(graph.nodes.size(), 0);
+        isolated.keepFused.assign(graph.nodes.size(), false);
+      }
+      FusionPlan plan = planFusion(graph, options, shapes, isolated);
+      SmallVector<Location> locs;
+      for (const Node &node : graph.nodes)
+        locs.push_back(node.op->getLoc());
+      auto formed = formKernelRegions(work, graph, plan, index);
+      if (failed(formed) || (mergeBodies && failed(mergeKernelBodies(work)))) {
+        if (check)
+          work.erase();
+        return failure();
+      }
+      bool again = check && isolateUnmappable(graph, plan, *formed, isolated);
+      if (again) {
+        work.erase();
+        continue;
+      }
+      if (check) {
+        func.getBody().takeBody(work.getBody());
+        work.erase();
+      }
+      nextIndex = index;
+      recordDecisions(func, graph, plan, *formed, locs);
+      count(graph, plan, *formed);
+      return success();
+    }
+  }
+
+  /// Marks alone the ops of each fused kernel no GPU mapping serves, with
+  /// the mapping's refusal; whether any op was newly marked.
+  static bool isolateUnmappable(const KernelGraph &graph, const FusionPlan &plan,
+                                const FormedKernels &formed, Isolation &isolated) {
+    bool changed = false;
+    unsigned round = 0;
+    for (unsigned r : isolated.round)
+      round = std::max(round, r);
+    for (auto [k, constKernel] : llvm::enumerate(formed.kernels)) {
+      kf::KernelOp kernel = constKernel;
+      if (!kernel)
+        continue; // dead: erased
+      SmallVector<linalg::LinalgOp> ops;
+      kernel.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+      std::string why;
+      {
+        ScopedDiagnosticHandler capture(kernel.getContext(), [&](Diagnostic &d) {
+          StringRef text = d.str();
+          StringRef marker = "yet: ";
+          why = text.substr(text.find(marker) + marker.size()).str();
+          return success();
+        });
+        auto refuse = [&]() {
+          return kernel.emitError("cannot be mapped to the GPU yet: ");
+        };
+        if (succeeded(gpu::decideKernelMapping(kernel, ops, refuse)))
+          continue;
+      }
+      ++round; // one per refused kernel: its ops are let fuse again together
+      for (auto [n, g] : llvm::enumerate(plan.groupOf)) {
+        if (formed.kernelOfNode[n] != k || isolated.keepFused[n])
+          continue;
+        if (isolated.alone[n]) {
+          // Refused even alone: no kernel of its round is better apart.
+          unsigned r = isolated.round[n];
+          for (unsigned m = 0; m < isolated.alone.size(); ++m)
+            if (isolated.alone[m] && isolated.round[m] == r) {
+              isolated.alone[m] = false;
+              isolated.keepFused[m] = true;
+            }
+          changed = true;
+          continue;
+        }
+        // A node alone already is what eager runs: nothing to undo.
+        bool copiesIn = llvm::any_of(plan.recomputed, [&](unsigned e) {
+          return plan.groupOf[graph.edges[e].consumer] == g;
+        });
+        if (plan.groups[g].size() == 1 && !copiesIn &&
+            graph.nodes[n].kind == plan.groupKinds[g])
+          continue;
+        isolated.alone[n] = true;
+        isolated.round[n] = round;
+        isolated.why[n] = kernel.getSymName().str() + ": " + why;
+        changed = true;
+      }
+    }
+    return changed;
   }
 };
 

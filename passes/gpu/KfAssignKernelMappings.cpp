@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
+#include "passes/gpu/KernelMapping.h"
 #include "passes/gpu/MatmulKernels.h"
 #include "passes/gpu/PointwiseKernels.h"
 #include "passes/gpu/RowKernels.h"
@@ -31,19 +32,29 @@ using kfuse::kf::KernelKind;
 using kfuse::kf::KernelMapping;
 using kfuse::kf::KernelOp;
 
-namespace {
-
-/// The mapping that serves `kernel`, or a refusal (reported through
-/// `refuse`).
-FailureOr<KernelMapping> decide(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+FailureOr<KernelMapping>
+kfuse::gpu::decideKernelMapping(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                                 function_ref<InFlightDiagnostic()> refuse) {
   switch (kernel.getKind()) {
   case KernelKind::Reduction: {
+    // Reductions of a few static elements each, not read back over them
+    // (kf-form-kernels' small-reduction rule): a thread per result.
+    {
+      ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      auto quietRefuse = [&]() { return kernel.emitError(); };
+      if (succeeded(kfuse::gpu::checkFlatKernel(kernel, ops, quietRefuse)))
+        return KernelMapping::Flat;
+    }
     FailureOr<kfuse::gpu::RowLaunch> launch = kfuse::gpu::checkRowKernel(ops, refuse);
     if (failed(launch))
       return failure();
-    return *launch == kfuse::gpu::RowLaunch::TwoStage ? KernelMapping::TwoStage
-                                                      : KernelMapping::Row;
+    switch (*launch) {
+    case kfuse::gpu::RowLaunch::BlockPerRow: return KernelMapping::Row;
+    case kfuse::gpu::RowLaunch::GridReduction: return KernelMapping::GridReduction;
+    case kfuse::gpu::RowLaunch::RowChain: return KernelMapping::RowChain;
+    }
+    llvm_unreachable("a row launch without a mapping");
   }
   case KernelKind::Matmul:
     if (failed(kfuse::gpu::checkMatmulKernel(ops, refuse)))
@@ -59,6 +70,9 @@ FailureOr<KernelMapping> decide(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
   }
   llvm_unreachable("a kernel kind without a mapping");
 }
+
+namespace {
+using kfuse::gpu::decideKernelMapping;
 
 struct KfAssignKernelMappingsPass
     : kfuse::impl::KfAssignKernelMappingsBase<KfAssignKernelMappingsPass> {
@@ -92,10 +106,10 @@ struct KfAssignKernelMappingsPass
         // launch; the refusal is no error there.
         ScopedDiagnosticHandler quiet(kernel.getContext(),
                                       [](Diagnostic &) { return success(); });
-        mapping = decide(kernel, ops, refuse);
+        mapping = decideKernelMapping(kernel, ops, refuse);
         if (failed(mapping))
           mapping = KernelMapping::Serial;
-      } else if (failed(mapping = decide(kernel, ops, refuse))) {
+      } else if (failed(mapping = decideKernelMapping(kernel, ops, refuse))) {
         return WalkResult::interrupt();
       }
       LLVM_DEBUG(llvm::dbgs() << "kernel '" << kernel.getSymName() << "': "

@@ -3,10 +3,13 @@
 // One rewrite pattern per mapping kind: a bufferized kf.kernel (no
 // results, its buffers allocated before it: kf-hoist-kernel-buffers) whose
 // mapping kf-assign-kernel-mappings decided on tensors becomes its launch,
-// named after it; the emitters (PointwiseKernels, RowKernels,
-// TwoStageReductions, MatmulKernels) write the launch's body and do not
-// analyse the kernel again. Deallocation ran before on the whole kernel,
-// so every free is already after it.
+// named after it, one launch a kernel; the emitters (PointwiseKernels,
+// RowKernels, TwoStageReductions, MatmulKernels) write the launch's body
+// and do not analyse the kernel again. A kernel whose last block finishes
+// the work of the others (grid_reduction, row_chain) gets its ticket
+// counter here, a memref.global `<kernel>_ticket` of the module.
+// Deallocation ran before on the whole kernel, so every free is already
+// after it.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -17,6 +20,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -91,7 +95,8 @@ struct KernelToLaunch : OpRewritePattern<KernelOp> {
     }
     rewriter.setInsertionPoint(kernel);
     constexpr bool kReduces = kMapping == KernelMapping::Row ||
-                              kMapping == KernelMapping::TwoStage ||
+                              kMapping == KernelMapping::GridReduction ||
+                              kMapping == KernelMapping::RowChain ||
                               kMapping == KernelMapping::Matmul;
     if (kReduces && lostItsReduction(ops)) {
       if (failed(launchFlat(kernel, ops, rewriter)))
@@ -133,17 +138,13 @@ struct FlatKernelToLaunch : KernelToLaunch<KernelMapping::Flat> {
   using KernelToLaunch::KernelToLaunch;
   LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                      PatternRewriter &rewriter) const override {
-    SmallVector<linalg::GenericOp> generics;
-    for (linalg::LinalgOp op : ops) {
-      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (!generic)
+    for (linalg::LinalgOp op : ops)
+      if (!isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()))
         return op->emitError("kf-map-kernels-to-gpu: kernel '")
                << kernel.getSymName() << "' holds a "
                << op->getName().getStringRef() << ", not a pointwise generic";
-      generics.push_back(generic);
-    }
-    return kfuse::gpu::mapPointwiseKernel(rewriter, kernel.getSymNameAttr(), generics,
-                                          options.blockSize, options.vectorWidth);
+    // A small reduction's accumulator fill runs as an op over its result.
+    return launchFlat(kernel, ops, rewriter);
   }
 };
 
@@ -158,20 +159,36 @@ struct RowKernelToLaunch : KernelToLaunch<KernelMapping::Row> {
   }
 };
 
-/// Full reductions: `<name>_partials` then `<name>`. On the host (one
-/// thread a block) the row mapping's one block serves them.
-struct TwoStageKernelToLaunch : KernelToLaunch<KernelMapping::TwoStage> {
-  using KernelToLaunch::KernelToLaunch;
+/// The ticket counters of the kernels that have one, by kernel.
+using Tickets = llvm::DenseMap<Operation *, FlatSymbolRefAttr>;
+
+/// Full reductions: one launch, the last block combines the partials.
+struct GridReductionKernelToLaunch : KernelToLaunch<KernelMapping::GridReduction> {
+  GridReductionKernelToLaunch(MLIRContext *ctx, const kfuse::KfMapKernelsToGpuOptions &options,
+                              const Tickets &tickets)
+      : KernelToLaunch(ctx, options), tickets(tickets) {}
   LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                      PatternRewriter &rewriter) const override {
-    if (options.host)
-      kfuse::gpu::mapRowKernel(rewriter, kernel.getSymNameAttr(), ops,
-                               options.blockSize, /*host=*/true);
-    else
-      kfuse::gpu::mapTwoStageKernel(rewriter, kernel.getSymNameAttr(), ops,
-                                    options.blockSize);
+    kfuse::gpu::mapGridReductionKernel(rewriter, kernel.getSymNameAttr(), ops,
+                                       options.blockSize, options.host,
+                                       tickets.lookup(kernel));
     return success();
   }
+  const Tickets &tickets;
+};
+
+/// Row chains: a block per row, the last block runs the final reduction.
+struct RowChainKernelToLaunch : KernelToLaunch<KernelMapping::RowChain> {
+  RowChainKernelToLaunch(MLIRContext *ctx, const kfuse::KfMapKernelsToGpuOptions &options,
+                         const Tickets &tickets)
+      : KernelToLaunch(ctx, options), tickets(tickets) {}
+  LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                     PatternRewriter &rewriter) const override {
+    return kfuse::gpu::mapRowChainKernel(rewriter, kernel.getSymNameAttr(), ops,
+                                         options.blockSize, options.host,
+                                         tickets.lookup(kernel));
+  }
+  const Tickets &tickets;
 };
 
 /// Matmul kernels: a 16x16 block per 16x16 tile.
@@ -233,9 +250,12 @@ struct KfMapKernelsToGpuPass
     options.blockSize = blockSize;
     options.vectorWidth = vectorWidth;
     options.host = host;
+    Tickets tickets = createTickets();
     RewritePatternSet patterns(&getContext());
-    patterns.add<FlatKernelToLaunch, RowKernelToLaunch, TwoStageKernelToLaunch,
-                 MatmulKernelToLaunch, SerialKernelToLaunch>(&getContext(), options);
+    patterns.add<FlatKernelToLaunch, RowKernelToLaunch, MatmulKernelToLaunch,
+                 SerialKernelToLaunch>(&getContext(), options);
+    patterns.add<GridReductionKernelToLaunch, RowChainKernelToLaunch>(&getContext(), options,
+                                                                      tickets);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     kfuse::kf::removeBoundaries(getOperation()); // the kernels are launches
     // A pattern that refused its kernel said why; the kernel is still here.
@@ -244,11 +264,38 @@ struct KfMapKernelsToGpuPass
       signalPassFailure();
   }
 
+  /// A counter for each kernel whose last block finishes the work: one
+  /// i32, 0 between launches (TwoStageReductions.cpp says what this
+  /// assumes). Outlining copies it into the gpu.module (a PTX .global); the
+  /// host runtime and the emulation use this one.
+  Tickets createTickets() {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    OpBuilder b(&getContext());
+    Tickets tickets;
+    module.walk([&](KernelOp kernel) {
+      std::optional<KernelMapping> mapping = kernel.getMapping();
+      if (mapping != KernelMapping::GridReduction && mapping != KernelMapping::RowChain)
+        return;
+      MemRefType type = kfuse::gpu::ticketType(&getContext());
+      auto global = memref::GlobalOp::create(
+          b, kernel.getLoc(), (kernel.getSymName() + "_ticket").str(),
+          b.getStringAttr("private"), type,
+          DenseElementsAttr::get(RankedTensorType::get({1}, b.getI32Type()),
+                                 b.getI32IntegerAttr(0).getValue()),
+          /*constant=*/false, /*alignment=*/nullptr);
+      symbols.insert(global, module.getBody()->begin()); // renamed if taken
+      tickets[kernel] = FlatSymbolRefAttr::get(global.getSymNameAttr());
+    });
+    return tickets;
+  }
+
   void countKernel(KernelMapping mapping) {
     switch (mapping) {
     case KernelMapping::Flat: ++numFlat; break;
     case KernelMapping::Row: ++numRow; break;
-    case KernelMapping::TwoStage: ++numTwoStage; break;
+    case KernelMapping::GridReduction: ++numGridReduction; break;
+    case KernelMapping::RowChain: ++numRowChain; break;
     case KernelMapping::Matmul: ++numMatmul; break;
     case KernelMapping::Serial: ++numSerial; break;
     }

@@ -7,6 +7,15 @@
 // the same launch; correctness first, speed later (no register tiling, no
 // tensor cores, no double buffering).
 //
+// Either operand may be read transposed in place (`a.t() @ b`, `x @ w.t()`:
+// kf-to-linalg folds the transpose into the matmul's indexing map). The
+// tiles are staged so that the global reads stay coalesced for both
+// layouts: consecutive threads (tx) always read consecutive elements of the
+// operand's contiguous (last) dim, 16 elements (64 bytes of f32) per
+// half-warp, and a transposed operand's element is written to shared memory
+// at the swapped place instead (its tile padded to 17 columns, so that
+// those column writes fall in different banks).
+//
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/MatmulKernels.h"
 
@@ -30,7 +39,33 @@ struct Parts {
   linalg::FillOp fill;
   linalg::MatmulOp matmul;
   SmallVector<linalg::GenericOp> epilogue;
+  /// Whether A is stored [k, m] and B [n, k] (read transposed in place).
+  bool transposed[2] = {false, false};
 };
+
+/// Whether the matmul reads each operand as it is (A [m, k], B [k, n]) or
+/// transposed (A [k, m], B [n, k]), its result being [m, n]; failure for any
+/// other indexing (broadcasts).
+LogicalResult readLayouts(linalg::MatmulOp matmul, bool (&transposed)[2]) {
+  MLIRContext *ctx = matmul.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  auto map = [&](AffineExpr i, AffineExpr j) { return AffineMap::get(3, 0, {i, j}, ctx); };
+  SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+  if (maps.size() != 3 || maps[2] != map(m, n))
+    return failure();
+  AffineExpr plain[2][2] = {{m, k}, {k, n}};
+  for (unsigned o = 0; o < 2; ++o) {
+    auto [i, j] = plain[o];
+    if (maps[o] == map(i, j))
+      transposed[o] = false;
+    else if (maps[o] == map(j, i))
+      transposed[o] = true;
+    else
+      return failure();
+  }
+  return success();
+}
 
 /// The parts of a matmul kernel, in program order, checked (on tensors);
 /// `refuse` says what does not fit.
@@ -60,9 +95,9 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
   if (!parts.fill || filled(parts.fill) != parts.matmul.getDpsInits()[0] ||
       !parts.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
     return refuse() << "the matmul does not start from a constant fill";
-  auto standard = linalg::MatmulOp::getDefaultIndexingMaps(parts.matmul.getContext());
-  if (parts.matmul.getIndexingMapsArray() != SmallVector<AffineMap>(standard))
-    return refuse() << "the matmul's operands are transposed or broadcast";
+  if (failed(readLayouts(parts.matmul, parts.transposed)))
+    return refuse() << "the matmul's operands are broadcast or permuted other than "
+                       "transposed";
   SmallVector<int64_t> mnk = parts.matmul.getStaticLoopRanges();
   llvm::DenseSet<Value> written = {parts.matmul.getDpsInits()[0]};
   if (parts.matmul->getNumResults())
@@ -101,6 +136,7 @@ Parts partsOf(ArrayRef<linalg::LinalgOp> ops) {
     else
       parts.epilogue.push_back(cast<linalg::GenericOp>(op.getOperation()));
   }
+  (void)readLayouts(parts.matmul, parts.transposed);
   return parts;
 }
 
@@ -160,6 +196,22 @@ Value loadOrZero(OpBuilder &b, Location loc, Value buffer, Value i, Value j, Val
   return branch.getResult(0);
 }
 
+/// Stages one 16x16 tile of a matmul operand in shared memory: `tileBuf`
+/// [r][c] = operand[rBase + r, cBase + c] of the operand as the matmul reads
+/// it ([rows, cols]; zero past its edges). Thread (ty, tx) reads the stored
+/// element whose last index is tx (coalesced): (ty, tx) as it is, or (tx, ty)
+/// of the tile when the operand is stored transposed ([cols, rows]).
+void stageTile(OpBuilder &b, Location loc, Value operand, bool transposed, Value tileBuf,
+               Value rBase, Value cBase, Value rows, Value cols, Value ty, Value tx,
+               Value zero) {
+  Value r = transposed ? tx : ty, c = transposed ? ty : tx;
+  Value i = arith::AddIOp::create(b, loc, rBase, r);
+  Value j = arith::AddIOp::create(b, loc, cBase, c);
+  Value v = transposed ? loadOrZero(b, loc, operand, j, i, cols, rows, zero)
+                       : loadOrZero(b, loc, operand, i, j, rows, cols, zero);
+  memref::StoreOp::create(b, loc, v, tileBuf, ValueRange{r, c});
+}
+
 } // namespace
 
 LogicalResult checkMatmulKernel(ArrayRef<linalg::LinalgOp> ops,
@@ -188,10 +240,14 @@ void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> o
   SmallVector<Type> shared;
   if (!host) {
     auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
-    for (Value operand : parts.matmul.getDpsInputs())
-      shared.push_back(MemRefType::get({kTile, kTile},
+    for (auto [o, operand] : llvm::enumerate(parts.matmul.getDpsInputs())) {
+      // A transposed operand's tile is written by columns: a padding column
+      // puts a column's elements in different banks.
+      int64_t columns = parts.transposed[o] ? kTile + 1 : kTile;
+      shared.push_back(MemRefType::get({kTile, columns},
                                        cast<MemRefType>(operand.getType()).getElementType(),
                                        MemRefLayoutAttrInterface(), workgroup));
+    }
   }
   Value tilesDown = tiles(M), tilesAcross = tiles(N);
   auto launch = buildKernelLaunch(
@@ -221,8 +277,12 @@ void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> o
     auto dot = scf::ForOp::create(
         b, loc, zeroIndex, K, one, ValueRange{init},
         [&](OpBuilder &nb, Location l, Value k, ValueRange acc) {
-          Value a = memref::LoadOp::create(nb, l, A, ValueRange{row, k});
-          Value bv = memref::LoadOp::create(nb, l, B, ValueRange{k, col});
+          // Through the matmul's maps: either operand may be transposed.
+          SmallVector<Value> ivs = {row, col, k};
+          Value a = memref::LoadOp::create(
+              nb, l, A, indices(nb, l, parts.matmul.getIndexingMapsArray()[0], ivs));
+          Value bv = memref::LoadOp::create(
+              nb, l, B, indices(nb, l, parts.matmul.getIndexingMapsArray()[1], ivs));
           scf::YieldOp::create(nb, l, multiplyAdd(nb, parts, a, bv, acc[0]));
         });
     finish(b, loc, parts, dot.getResult(0), row, col);
@@ -243,11 +303,10 @@ void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> o
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
           Value k0 = arith::MulIOp::create(b, l, step, tile);
-          // Stage A[row, k0 + tx] and B[k0 + ty, col]; zero past the edges.
-          Value a = loadOrZero(b, l, A, row, arith::AddIOp::create(b, l, k0, tx), M, K, aZero);
-          Value bv = loadOrZero(b, l, B, arith::AddIOp::create(b, l, k0, ty), col, K, N, bZero);
-          memref::StoreOp::create(b, l, a, aTile, ValueRange{ty, tx});
-          memref::StoreOp::create(b, l, bv, bTile, ValueRange{ty, tx});
+          // aTile = A[rowBase.., k0..], bTile = B[k0.., colBase..]; zero
+          // past the edges.
+          stageTile(b, l, A, parts.transposed[0], aTile, rowBase, k0, M, K, ty, tx, aZero);
+          stageTile(b, l, B, parts.transposed[1], bTile, k0, colBase, K, N, ty, tx, bZero);
           ::mlir::gpu::BarrierOp::create(b, l);
           Value c16 = arith::ConstantIndexOp::create(b, l, kTile);
           auto inner = scf::ForOp::create(

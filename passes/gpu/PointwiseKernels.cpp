@@ -2,12 +2,17 @@
 //
 // The flat mapping: the kernel's iteration space flattened, `lanes`
 // consecutive elements a thread, vector accesses where every access is
-// contiguous. Also the serial launch (host runtime only) of a kernel no
-// mapping serves.
+// contiguous. A small static reduction (at most kMaxUnrolledReduction
+// elements folded into each result, `((a[:, None] - b[None]) ** 2).sum(-1)`
+// over a last dim of 4) is elementwise code too: its thread folds its
+// element's terms unrolled, in the CPU loop's order. Also the serial launch
+// (host runtime only) of a kernel no mapping serves.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/PointwiseKernels.h"
 #include "passes/gpu/MappingUtils.h"
+#include "passes/analysis/Views.h"
+#include "passes/utils/CompensatedSum.h"
 #include "dialect/Kf/KfOps.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -23,8 +28,54 @@ using namespace mlir;
 
 namespace kfuse::gpu {
 
+namespace {
+
+/// Whether the flat mapping can unroll the reduction `op`, or a refusal: a
+/// dynamic reduced size, more than kMaxUnrolledReduction elements in all,
+/// or results not indexed by the parallel loops in order (the flat index is
+/// the result's).
+LogicalResult checkSmallReduction(linalg::GenericOp op,
+                                  function_ref<InFlightDiagnostic()> refuse) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineExpr> parallel;
+  int64_t elements = 1;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (iterator == utils::IteratorType::parallel) {
+      parallel.push_back(getAffineDimExpr(d, op.getContext()));
+      continue;
+    }
+    if (ShapedType::isDynamic(ranges[d]))
+      return refuse() << "a reduction over a dynamic size is not unrolled";
+    elements *= ranges[d];
+  }
+  if (elements > kMaxUnrolledReduction)
+    return refuse() << "a reduction over " << elements
+                    << " elements (the flat mapping unrolls at most "
+                    << kMaxUnrolledReduction << ")";
+  AffineMap results = AffineMap::get(op.getNumLoops(), 0, parallel, op.getContext());
+  for (OpOperand &init : op.getDpsInitsMutable())
+    if (op.getMatchingIndexingMap(&init) != results)
+      return refuse() << "a reduction's result is not indexed by its parallel loops in order";
+  return success();
+}
+
+/// Whether two result shapes have their elements in the same order: equal
+/// but for unit dims, or static with as many elements (a reshape of
+/// contiguous data keeps each element's linear index, and the flat
+/// mapping's thread computes one linear index in every op).
+bool sameElements(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (analysis::nonUnitDims(a) == analysis::nonUnitDims(b))
+    return true;
+  if (ShapedType::isDynamicShape(a) || ShapedType::isDynamicShape(b))
+    return false;
+  return ShapedType::getNumElements(a) == ShapedType::getNumElements(b);
+}
+
+} // namespace
+
 // One thread runs the ops one after the other for its element, so they must
-// share an iteration space and read each other's results only there.
+// share an iteration space (the results') and read each other's results
+// only there. A small reduction's accumulator fill is an op over its result.
 LogicalResult checkFlatKernel(kfuse::kf::KernelOp kernel,
                               ArrayRef<linalg::LinalgOp> ops,
                               function_ref<InFlightDiagnostic()> refuse) {
@@ -33,14 +84,34 @@ LogicalResult checkFlatKernel(kfuse::kf::KernelOp kernel,
   ArrayRef<int64_t> shape;
   bool first = true;
   for (linalg::LinalgOp op : ops) {
+    if (isa<linalg::FillOp>(op.getOperation())) {
+      auto type = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+      if (!first && !sameElements(shape, type.getShape()))
+        return refuse() << "its ops iterate over different shapes";
+      shape = type.getShape();
+      first = false;
+      continue;
+    }
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic || generic.getNumReductionLoops() != 0)
+    if (!generic)
       return refuse() << "it holds a " << op->getName().getStringRef();
+    if (generic.getNumReductionLoops() != 0) {
+      if (failed(checkSmallReduction(generic, refuse)))
+        return failure();
+      // Each thread starts from its accumulator's value, which a fill in
+      // the kernel gives (a value from outside is no reduction's identity).
+      for (Value init : generic.getDpsInits()) {
+        auto fill = init.getDefiningOp<linalg::FillOp>();
+        if (!fill || fill->getParentOp() != kernel)
+          return refuse() << "a reduction does not start from a fill in the kernel";
+      }
+    }
     for (OpOperand &init : generic.getDpsInitsMutable()) {
       auto type = cast<RankedTensorType>(init.get().getType());
-      if (!generic.getMatchingIndexingMap(&init).isIdentity())
+      if (generic.getNumReductionLoops() == 0 &&
+          !generic.getMatchingIndexingMap(&init).isIdentity())
         return refuse() << "a result is not written in iteration order";
-      if (!first && shape != type.getShape())
+      if (!first && !sameElements(shape, type.getShape()))
         return refuse() << "its ops iterate over different shapes";
       shape = type.getShape();
       first = false;
@@ -65,14 +136,27 @@ using kfuse::gpu::indices;
 /// The ops of one kernel, emitted for one thread's elements.
 class KernelBody {
 public:
-  explicit KernelBody(ArrayRef<linalg::GenericOp> ops) : ops(ops) {}
+  /// `sizes[k]`: the result sizes of ops[k] (its parallel loops): ops
+  /// reshaped from one another share the linear index, not the indices.
+  KernelBody(ArrayRef<linalg::GenericOp> ops, ArrayRef<SmallVector<Value>> sizes)
+      : ops(ops), opSizes(sizes) {}
 
   /// Computes the element at flat index `i`: loop indices by delinearizing
   /// over `sizes`; operands read through the ops' indexing maps.
-  void scalar(OpBuilder &b, Location loc, Value i, ArrayRef<Value> sizes) {
-    SmallVector<Value> ivs = delinearize(b, loc, i, sizes);
+  void scalar(OpBuilder &b, Location loc, Value i) {
+    SmallVector<Value> ivs;
+    ArrayRef<Value> ivSizes;
     llvm::DenseMap<Value, Value> stored; // buffer -> this element's value
-    for (linalg::GenericOp op : ops) {
+    for (auto [k, constOp] : llvm::enumerate(ops)) {
+      linalg::GenericOp op = constOp;
+      if (ivs.empty() || ArrayRef<Value>(opSizes[k]) != ivSizes) {
+        ivSizes = opSizes[k];
+        ivs = delinearize(b, loc, i, ivSizes);
+      }
+      if (op.getNumReductionLoops()) {
+        smallReduction(b, loc, op, ivs, stored);
+        continue;
+      }
       IRMapping mapping;
       Block &body = op.getRegion().front();
       for (OpOperand &operand : op->getOpOperands()) {
@@ -144,6 +228,83 @@ public:
 
 private:
   ArrayRef<linalg::GenericOp> ops;
+  ArrayRef<SmallVector<Value>> opSizes;
+
+  /// Folds the terms of this thread's element of a small static reduction
+  /// (checked by checkFlatKernel), unrolled in the order of the CPU's loop
+  /// nest (loop order, the last reduction loop fastest), from the value its
+  /// fill stored (or the buffer's). A float sum takes the compensated step
+  /// the CPU lowering gives it (kf-compensated-sums): f32 sums are
+  /// bit-equal to the CPU pipeline's.
+  void smallReduction(OpBuilder &b, Location loc, linalg::GenericOp op,
+                      ArrayRef<Value> resultIvs,
+                      llvm::DenseMap<Value, Value> &stored) {
+    Block &body = op.getRegion().front();
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<unsigned> reduced;
+    op.getReductionDims(reduced);
+    // Loop indices: the parallel loops are the result's indices, in order.
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    SmallVector<Value> ivs(op.getNumLoops(), zero);
+    for (unsigned d = 0, r = 0; d < ivs.size(); ++d)
+      if (iterators[d] == utils::IteratorType::parallel)
+        ivs[d] = resultIvs[r++];
+
+    SmallVector<Value> acc; // the fill's value, in a register, or the buffer's
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto it = stored.find(init.get());
+      if (it != stored.end()) {
+        acc.push_back(it->second);
+        continue;
+      }
+      AffineMap map = op.getMatchingIndexingMap(&init);
+      acc.push_back(memref::LoadOp::create(b, loc, init.get(), indices(b, loc, map, ivs)));
+    }
+    arith::AddFOp sum = kfuse::lowering::compensatedSumCombiner(op);
+    Value lost;
+    if (sum)
+      lost = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc[0].getType(), 0.0));
+
+    int64_t terms = 1;
+    for (unsigned d : reduced)
+      terms *= ranges[d];
+    for (int64_t t = 0; t < terms; ++t) {
+      for (int64_t rest = t, k = (int64_t)reduced.size() - 1; k >= 0; --k) {
+        ivs[reduced[k]] = arith::ConstantIndexOp::create(b, loc, rest % ranges[reduced[k]]);
+        rest /= ranges[reduced[k]];
+      }
+      IRMapping mapping;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        BlockArgument arg = body.getArgument(input->getOperandNumber());
+        if (!arg.use_empty())
+          mapping.map(arg, memref::LoadOp::create(
+                               b, loc, input->get(),
+                               indices(b, loc, op.getMatchingIndexingMap(input), ivs)));
+      }
+      for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
+        mapping.map(body.getArgument(init.getOperandNumber()), acc[k]);
+      if (!sum) {
+        acc = cloneBody(b, op, mapping, ivs);
+        continue;
+      }
+      // The body but its final add, whose other operand is the term.
+      for (Operation &inner : body.without_terminator()) {
+        if (auto index = dyn_cast<linalg::IndexOp>(inner))
+          mapping.map(index.getResult(), ivs[index.getDim()]);
+        else if (&inner != sum.getOperation())
+          b.clone(inner, mapping);
+      }
+      Value out = body.getArguments().back();
+      Value term = mapping.lookup(sum.getLhs() == out ? sum.getRhs() : sum.getLhs());
+      std::tie(acc[0], lost) = kfuse::lowering::compensatedAdd(b, loc, acc[0], lost, term);
+    }
+    for (auto [v, init] : llvm::zip(acc, op.getDpsInitsMutable())) {
+      memref::StoreOp::create(b, loc, v, init.get(),
+                              indices(b, loc, op.getMatchingIndexingMap(&init), ivs));
+      stored[init.get()] = v;
+    }
+  }
 
   static VectorType vectorType(Type element, unsigned lanes) {
     return VectorType::get({lanes}, element);
@@ -162,7 +323,7 @@ private:
 /// order, so that consecutive threads' elements can be read as vectors.
 bool isVectorizable(ArrayRef<linalg::GenericOp> ops) {
   for (linalg::GenericOp op : ops) {
-    if (op.getNumLoops() == 0 || llvm::any_of(op.getBody()->getOps<linalg::IndexOp>(),
+    if (op.getNumLoops() == 0 || op.getNumReductionLoops() || llvm::any_of(op.getBody()->getOps<linalg::IndexOp>(),
                                               [](auto) { return true; }))
       return false;
     for (OpOperand &operand : op->getOpOperands()) {
@@ -190,19 +351,31 @@ bool isVectorizable(ArrayRef<linalg::GenericOp> ops) {
 LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
                                              ArrayRef<linalg::GenericOp> ops,
                                              unsigned blockSize, unsigned vectorWidth) {
-  linalg::GenericOp first = ops.front(), last = ops.back();
+  linalg::GenericOp first = ops.front();
   for (linalg::GenericOp op : ops)
-    if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() != 0)
+    if (!op.hasPureBufferSemantics())
       return op.emitError("kf-map-kernels-to-gpu: kernel '")
              << name.getValue() << "' is not a bufferized pointwise op";
   OpBuilder::InsertionGuard guard(b);
   Location loc = first.getLoc();
   unsigned lanes = vectorWidth > 1 && isVectorizable(ops) ? vectorWidth : 1;
 
-  // Loop sizes, their product n, and the grid: ceil(n / (block * lanes)).
-  SmallVector<Value> sizes;
-  for (Range r : cast<linalg::LinalgOp>(last.getOperation()).createLoopRanges(b, loc))
-    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  // Each op's result sizes (the parallel loops: a small reduction's
+  // reduced loops are each thread's; ops reshaped from one another have as
+  // many elements), their product n, and the grid: ceil(n / (block *
+  // lanes)).
+  std::vector<SmallVector<Value>> opSizes;
+  for (linalg::GenericOp op : ops) {
+    SmallVector<Value> sizes;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (auto [r, iterator] : llvm::zip(
+             cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc),
+             iterators))
+      if (iterator == utils::IteratorType::parallel)
+        sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+    opSizes.push_back(sizes);
+  }
+  ArrayRef<Value> sizes = opSizes.back();
   Value n = arith::ConstantIndexOp::create(b, loc, 1);
   for (Value s : sizes)
     n = arith::MulIOp::create(b, loc, n, s);
@@ -238,13 +411,13 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
       b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, block),
       launch.getThreadIds().x);
   Value i0 = arith::MulIOp::create(b, loc, thread, width);
-  KernelBody body(ops);
+  KernelBody body(ops, opSizes);
   if (lanes == 1) {
     Value inBounds =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i0, n);
     auto guard = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
     b.setInsertionPointToStart(&guard.getThenRegion().front());
-    body.scalar(b, loc, i0, sizes);
+    body.scalar(b, loc, i0);
   } else {
     Value end = arith::AddIOp::create(b, loc, i0, width);
     Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, n);
@@ -256,7 +429,7 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
     Value stop = arith::MinUIOp::create(b, loc, end, n);
     auto loop = scf::ForOp::create(b, loc, i0, stop, one);
     b.setInsertionPointToStart(loop.getBody());
-    body.scalar(b, loc, loop.getInductionVar(), sizes);
+    body.scalar(b, loc, loop.getInductionVar());
   }
   b.setInsertionPointToEnd(&launch.getBody().front());
   mlir::gpu::TerminatorOp::create(b, loc);

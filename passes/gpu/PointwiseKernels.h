@@ -7,18 +7,25 @@
 
 namespace kfuse::gpu {
 
+/// The most elements a small reduction folds into each result for the flat
+/// mapping to unroll it (issue 12: pairwise distances over a last dim of 4).
+constexpr int64_t kMaxUnrolledReduction = 8;
+
 /// Whether the flat mapping serves the ops of `kernel` (on tensors):
-/// pointwise linalg.generics over one iteration space, each reading the
-/// others' results only at the element it computes. A refusal is reported
-/// through `refuse`.
+/// linalg.generics (and fills) over one iteration space, each reading the
+/// others' results only at the element it computes; a generic may reduce
+/// over static loops of at most kMaxUnrolledReduction elements in all
+/// (a small reduction: its fill, itself and pointwise ops over its result).
+/// A refusal is reported through `refuse`.
 mlir::LogicalResult
 checkFlatKernel(kf::KernelOp kernel, llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                 llvm::function_ref<mlir::InFlightDiagnostic()> refuse);
 
 /// Builds, at `b`, the gpu.launch named `name` that runs the generics of
 /// one kernel (in program order, one iteration space, checked by
-/// kf-assign-kernel-mappings). Each thread computes
-/// `vectorWidth` consecutive elements: with vector loads and stores when it
+/// kf-assign-kernel-mappings; fills as generics). Each thread computes
+/// `vectorWidth` consecutive elements of the results (a small reduction's
+/// terms unrolled in the CPU loop's order): with vector loads and stores when it
 /// has all of them and every access is contiguous, else element by element
 /// up to the end (the masked tail). Values one op stores and the next reads
 /// at the same element pass in registers. The ops are left in place (the

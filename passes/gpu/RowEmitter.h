@@ -1,8 +1,9 @@
 //===- RowEmitter.h - the pieces of the row kernel mappings -----*- C++ -*-===//
 //
 // Shared by RowKernels.cpp (a block per row) and TwoStageReductions.cpp
-// (full reductions in two launches): the layout of a row kernel and the
-// code one block runs for each of its ops.
+// (full reductions and row chains, finished by the last block in the same
+// launch): the layout of a row kernel and the code one block runs for each
+// of its ops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KFUSE_PASSES_GPU_ROWEMITTER_H
@@ -175,13 +176,28 @@ inline scf::ForOp RowEmitter::columns(ValueRange inits, Body body) {
       });
 }
 
-/// The single reduction of a full reduction kernel that takes two launches
-/// (TwoStageReductions.cpp), or null.
-linalg::GenericOp twoStageReduction(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
-/// Maps such a kernel at `b`: `<name>_partials`, then `<name>` (the ops
-/// are left in place).
-void mapTwoStage(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                 linalg::GenericOp reduction, const Layout &layout, unsigned blockSize);
+/// The single reduction of a full reduction kernel (TwoStageReductions.cpp:
+/// one launch, the last block combines), or null.
+linalg::GenericOp gridReductionOf(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
+/// Maps such a kernel at `b` as one launch `<name>` (the ops are left in
+/// place); `ticket` is the kernel's counter (a memref.global).
+void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                      linalg::GenericOp reduction, const Layout &layout, unsigned blockSize,
+                      bool host, FlatSymbolRefAttr ticket);
+
+/// A row chain: the ops of its row kernel (without the final part's fills)
+/// and its final part (from the final reduction on).
+struct ChainSplit {
+  SmallVector<linalg::LinalgOp> rowOps, finalOps;
+};
+/// Splits `ops` at the first reduction, after one over rows, that reduces
+/// other loops to one value (its parallel loops, if any, are static 1s);
+/// nullopt when there is none.
+std::optional<ChainSplit> splitRowChain(ArrayRef<linalg::LinalgOp> ops);
+/// Whether the final part of `chain`, after a row kernel of `layout`, is
+/// one the last block runs; `refuse` says why not.
+LogicalResult checkFinalPart(const ChainSplit &chain, const Layout &layout,
+                             function_ref<InFlightDiagnostic()> refuse);
 
 } // namespace kfuse::gpu::rows
 

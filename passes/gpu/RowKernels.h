@@ -2,25 +2,44 @@
 #ifndef KFUSE_PASSES_GPU_ROWKERNELS_H
 #define KFUSE_PASSES_GPU_ROWKERNELS_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <functional>
 
 namespace kfuse::gpu {
 
-/// How a row kernel is launched: a block per row, or, for a full reduction
-/// whose other ops are elementwise before it and over its result after it,
-/// two launches (TwoStageReductions.cpp).
-enum class RowLaunch { BlockPerRow, TwoStage };
+/// How a reduction kernel is launched, always as one launch: a block per
+/// row; a full reduction as a grid whose last block combines the blocks'
+/// partials; a row kernel followed by a final reduction of all its rows,
+/// which the last block runs (both in TwoStageReductions.cpp).
+enum class RowLaunch { BlockPerRow, GridReduction, RowChain };
 
 /// A row kernel: linalg ops over the same rows (the parallel loops of its
 /// reductions) and columns (their reduction loops), in program order:
 /// reductions with their initializing fills, elementwise ops over rows x
 /// columns (prologues, epilogues) and elementwise ops over rows. One block
-/// computes one row. Checked once, on tensors (kf-assign-kernel-mappings);
-/// a refusal is reported through `refuse` (the reason is streamed into the
-/// diagnostic it returns).
+/// computes one row. A row kernel may be followed (in program order: every
+/// op over rows first) by a row chain's final part: reductions of all the
+/// rows to one value (their non-unit reduced sizes are the rows' non-unit
+/// sizes, their parallel loops static 1s) and elementwise ops over unit
+/// loops only (that value). Checked once, on
+/// tensors (kf-assign-kernel-mappings); a refusal is reported through
+/// `refuse` (the reason is streamed into the diagnostic it returns).
 mlir::FailureOr<RowLaunch>
 checkRowKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                llvm::function_ref<mlir::InFlightDiagnostic()> refuse);
+
+/// What a launch runs after its rows (a row chain's final part): extra
+/// workgroup buffers, and the code emitted after every block's rows.
+struct RowKernelTail {
+  llvm::SmallVector<mlir::Type> shared;
+  /// Emits at `b` (inside the launch, after the rows, all threads);
+  /// `shared` are the tail's workgroup buffers.
+  std::function<void(mlir::OpBuilder &b, mlir::gpu::LaunchOp launch,
+                     mlir::ValueRange shared)>
+      emit;
+};
 
 /// Builds, at `b`, the gpu.launch named `name` that runs the (bufferized)
 /// ops of a row kernel: a block per row, threads striding over the
@@ -28,13 +47,29 @@ checkRowKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
 /// then across warps through shared memory. With `host`, one thread a
 /// block and no cross-thread step (the host runtime runs blocks on its
 /// cores). The ops are left in place (the caller erases the kernel).
-void mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned blockSize,
-                  bool host);
+/// Returns the number of rows (the grid is at least 1 block).
+mlir::Value mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned blockSize,
+                         bool host, const RowKernelTail *tail = nullptr);
 
-/// The same for a full reduction: `<name>_partials`, then `<name>`.
-void mapTwoStageKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                       llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned blockSize);
+/// A full reduction in one launch (GridReduction): blocks stride over the
+/// tensor and write their partials; the last block to take a ticket from
+/// the counter `ticket` (a memref.global of one i32, 0 between launches)
+/// combines them and runs the ops after the reduction.
+void mapGridReductionKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                            llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned blockSize,
+                            bool host, mlir::FlatSymbolRefAttr ticket);
+
+/// A row kernel and its final reduction in one launch (RowChain): a block
+/// per row, then the last block (same ticket) runs the final part.
+/// Fails, with a diagnostic, when the ops (on buffers) are no row chain.
+mlir::LogicalResult mapRowChainKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                                      llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                                      unsigned blockSize, bool host,
+                                      mlir::FlatSymbolRefAttr ticket);
+
+/// The type of a launch's ticket counter: one i32.
+mlir::MemRefType ticketType(mlir::MLIRContext *ctx);
 
 /// The op combining a reduction's accumulator with a value, or null.
 mlir::Operation *combinerOf(mlir::linalg::GenericOp op);

@@ -25,19 +25,12 @@ using namespace mlir;
 
 namespace {
 
-/// The float add that folds a term into the reduction's output, when the
-/// body is `out = addf(out, term)` (in either order), or null.
+/// The float add that folds a term into the reduction's output
+/// (utils/CompensatedSum.h), on buffers, or null.
 arith::AddFOp sumCombiner(linalg::GenericOp op) {
-  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 ||
-      !op.hasPureBufferSemantics())
+  if (!op.hasPureBufferSemantics())
     return nullptr;
-  Block &body = op.getRegion().front();
-  BlockArgument out = body.getArguments().back();
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || !out.hasOneUse() ||
-      (add.getLhs() != out && add.getRhs() != out))
-    return nullptr;
-  return add;
+  return kfuse::lowering::compensatedSumCombiner(op);
 }
 
 void compensate(linalg::GenericOp op, arith::AddFOp add) {

@@ -3,6 +3,7 @@
 #include "dialect/Kf/KfOps.h"
 #include "dialect/Kf/KfDialect.h"
 
+#include "dialect/Kf/KfTypeRules.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -127,6 +128,203 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
   }
 };
 
+/// A 0-d constant tensor of float type `elt`.
+Value scalarTensor(PatternRewriter &rewriter, Location loc, Type elt,
+                   double value) {
+  auto type = RankedTensorType::get({}, elt);
+  return ConstantOp::create(rewriter, loc,
+                            DenseElementsAttr::get(type, rewriter.getFloatAttr(elt, value)));
+}
+
+Type elementType(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// The variance of `op`'s input over its dims, two-pass as layer_norm's:
+/// sum((x - mean)^2) / max(n - correction, 0). n is the product of the
+/// reduced sizes: a constant when they are static, else counted.
+template <typename OpTy>
+Value variance(PatternRewriter &rewriter, OpTy op) {
+  Location loc = op.getLoc();
+  Value x = widened(rewriter, loc, op.getInput());
+  auto type = cast<RankedTensorType>(x.getType());
+  Type elt = type.getElementType();
+  DenseI64ArrayAttr dims = op.getDimsAttr();
+  Value mean = MeanOp::create(rewriter, loc, x, dims, rewriter.getUnitAttr());
+  Value centered = SubOp::create(rewriter, loc, x, mean);
+  Value squares = SumOp::create(rewriter, loc,
+                                MulOp::create(rewriter, loc, centered, centered),
+                                dims, op.getKeepdimAttr());
+  SmallVector<int64_t> reduced = normalizeReduceDims(type.getRank(), op.getDims());
+  int64_t correction = op.getCorrection();
+  bool isStatic = llvm::all_of(reduced, [&](int64_t d) { return !type.isDynamicDim(d); });
+  Value divisor;
+  if (isStatic) {
+    int64_t n = 1;
+    for (int64_t d : reduced)
+      n *= type.getDimSize(d);
+    divisor = scalarTensor(rewriter, loc, elt, (double)std::max<int64_t>(n - correction, 0));
+  } else {
+    // A dynamic n is counted in kf, as a sum of trues over the same rows
+    // (x == x or x != x holds for every element, NaN included): a second
+    // reduction of the same family, so it joins the row kernel, and no
+    // host code computes a value the kernel reads.
+    Value all = AddOp::create(rewriter, loc, EqOp::create(rewriter, loc, x, x),
+                              NeOp::create(rewriter, loc, x, x));
+    Value n = SumOp::create(rewriter, loc, all, dims, op.getKeepdimAttr());
+    n = CastOp::create(rewriter, loc, n, TypeAttr::get(elt));
+    divisor = ReluOp::create(
+        rewriter, loc,
+        SubOp::create(rewriter, loc, n, scalarTensor(rewriter, loc, elt, (double)correction)));
+  }
+  return DivOp::create(rewriter, loc, squares, divisor);
+}
+
+/// torch.var: the sum of squared deviations over n - correction.
+struct DecomposeVar : OpRewritePattern<VarOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(VarOp op, PatternRewriter &rewriter) const override {
+    finish(rewriter, op, variance(rewriter, op));
+    return success();
+  }
+};
+
+/// torch.std: the square root of the variance.
+struct DecomposeStd : OpRewritePattern<StdOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(StdOp op, PatternRewriter &rewriter) const override {
+    finish(rewriter, op, SqrtOp::create(rewriter, op.getLoc(), variance(rewriter, op)));
+    return success();
+  }
+};
+
+/// torch.finfo(t).eps: 2^-(mantissa bits).
+double machineEpsilon(Type t) {
+  if (t.isF16())
+    return 0x1p-10;
+  if (t.isBF16())
+    return 0x1p-7;
+  if (t.isF64())
+    return 0x1p-52;
+  return 0x1p-23;
+}
+
+/// x * rsqrt(mean(x * x) + eps) [* weight], as torch.nn.functional.rms_norm.
+struct DecomposeRmsNorm : OpRewritePattern<RmsNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RmsNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = widened(rewriter, loc, op.getInput());
+    SmallVector<int64_t> trailing;
+    for (int64_t i = -(int64_t)op.getNormalizedShape().size(); i < 0; ++i)
+      trailing.push_back(i);
+    Value meanSquare = MeanOp::create(rewriter, loc, MulOp::create(rewriter, loc, x, x),
+                                      rewriter.getDenseI64ArrayAttr(trailing),
+                                      rewriter.getUnitAttr());
+    double eps = op.getEps() ? op.getEps()->convertToDouble()
+                             : machineEpsilon(elementType(op.getInput()));
+    Value inv = RsqrtOp::create(
+        rewriter, loc,
+        AddOp::create(rewriter, loc, meanSquare, scalarTensor(rewriter, loc, elementType(x), eps)));
+    Value y = MulOp::create(rewriter, loc, x, inv);
+    if (op.getWeight())
+      y = MulOp::create(rewriter, loc, y, op.getWeight());
+    finish(rewriter, op, y);
+    return success();
+  }
+};
+
+/// (x - mean) * rsqrt(var + eps) [* weight] [+ bias] with the [C]
+/// parameters reshaped to [C, 1, ...] so that they broadcast over dim 1.
+struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = widened(rewriter, loc, op.getInput());
+    int64_t rank = op.getInput().getType().getRank();
+    SmallVector<int64_t> channelShape(rank - 1, 1);
+    channelShape[0] = -1;
+    auto perChannel = [&](Value p) -> Value {
+      if (!p)
+        return p;
+      p = widened(rewriter, loc, p);
+      if (rank == 2)
+        return p;
+      return ReshapeOp::create(rewriter, loc, p,
+                               rewriter.getDenseI64ArrayAttr(channelShape));
+    };
+    Value mean = perChannel(op.getRunningMean());
+    Value var = perChannel(op.getRunningVar());
+    Value inv = RsqrtOp::create(
+        rewriter, loc,
+        AddOp::create(rewriter, loc, var,
+                      scalarTensor(rewriter, loc, elementType(var),
+                                   op.getEps().convertToDouble())));
+    Value y = MulOp::create(rewriter, loc, SubOp::create(rewriter, loc, x, mean), inv);
+    if (Value w = perChannel(op.getWeight()))
+      y = MulOp::create(rewriter, loc, y, w);
+    if (Value b = perChannel(op.getBias()))
+      y = AddOp::create(rewriter, loc, y, b);
+    finish(rewriter, op, y);
+    return success();
+  }
+};
+
+/// argmax/argmin: the extreme m along dim, then the least index where x
+/// equals m or is NaN (m is NaN exactly when the row holds one), as
+/// min(where(hit, iota, n)) over the same rows.
+template <typename OpTy, typename ExtremeOp>
+struct DecomposeArgExtreme : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t dim;
+    if (auto d = op.getDim(); d && type.getRank() > 0) {
+      dim = static_cast<int64_t>(*d); // I64Attr's getter is unsigned
+      if (dim < 0)
+        dim += type.getRank();
+    } else {
+      if (type.getRank() != 1)
+        x = ReshapeOp::create(rewriter, loc, x, rewriter.getDenseI64ArrayAttr({-1}));
+      type = cast<RankedTensorType>(x.getType());
+      dim = 0;
+    }
+    int64_t n = type.getDimSize(dim);
+    auto dims = rewriter.getDenseI64ArrayAttr({dim});
+    Value m = ExtremeOp::create(rewriter, loc, x, dims, rewriter.getUnitAttr());
+    Value hit = EqOp::create(rewriter, loc, x, m);
+    if (isa<FloatType>(type.getElementType()))
+      hit = AddOp::create(rewriter, loc, hit, NeOp::create(rewriter, loc, x, x));
+    Type i64 = rewriter.getI64Type();
+    SmallVector<int64_t> iotaShape(type.getRank() - dim, 1);
+    iotaShape[0] = n;
+    SmallVector<int64_t> iotaValues(n);
+    for (int64_t i = 0; i < n; ++i)
+      iotaValues[i] = i;
+    auto iotaType = RankedTensorType::get(iotaShape, i64);
+    Value iota = ConstantOp::create(rewriter, loc,
+                                    DenseElementsAttr::get(iotaType, ArrayRef(iotaValues)));
+    Value past = ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, i64), ArrayRef<int64_t>{n}));
+    Value candidates = WhereOp::create(rewriter, loc, hit, iota, past);
+    bool keep = op.getKeepdim() && op.getDim();
+    Value r = MinOp::create(rewriter, loc, candidates, dims,
+                            keep ? rewriter.getUnitAttr() : UnitAttr());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (r.getType() != resultType)
+      r = ReshapeOp::create(rewriter, loc, r,
+                            rewriter.getDenseI64ArrayAttr(resultType.getShape()));
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
 struct KfDecomposePass : kfuse::impl::KfDecomposeBase<KfDecomposePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
@@ -139,6 +337,8 @@ struct KfDecomposePass : kfuse::impl::KfDecomposeBase<KfDecomposePass> {
 } // namespace
 
 void kfuse::populateKfDecomposePatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeSoftmax, DecomposeLogSoftmax, DecomposeLayerNorm>(
-      patterns.getContext());
+  patterns.add<DecomposeSoftmax, DecomposeLogSoftmax, DecomposeLayerNorm,
+               DecomposeVar, DecomposeStd, DecomposeRmsNorm, DecomposeBatchNorm,
+               DecomposeArgExtreme<ArgmaxOp, MaxOp>,
+               DecomposeArgExtreme<ArgminOp, MinOp>>(patterns.getContext());
 }

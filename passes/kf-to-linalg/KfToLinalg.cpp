@@ -48,7 +48,14 @@ struct KfToLinalgPass : kfuse::impl::KfToLinalgBase<KfToLinalgPass> {
     lowering::populateReductionToLinalg(patterns);
     lowering::populateStructuredToLinalg(patterns);
     lowering::populateShapeToTensor(patterns);
+    lowering::populateViewsToLinalg(patterns);
+    lowering::populateConcatToLinalg(patterns);
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // Stage 3: the readers of views read them in place.
+    lowering::readTransposedMatmulOperands(root);
+    if (failed(lowering::foldViewsIntoReaders(root)))
       signalPassFailure();
   }
 };

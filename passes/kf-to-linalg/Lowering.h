@@ -90,6 +90,17 @@ void populateElementwiseToLinalg(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalg(mlir::RewritePatternSet &patterns);
 void populateStructuredToLinalg(mlir::RewritePatternSet &patterns);
 void populateShapeToTensor(mlir::RewritePatternSet &patterns);
+void populateViewsToLinalg(mlir::RewritePatternSet &patterns);
+void populateConcatToLinalg(mlir::RewritePatternSet &patterns);
+
+/// Folds every view copy (`kf.view`) into the linalg.generics that read it
+/// (ViewsToLinalg.cpp); a view nothing can read in place stays a copy.
+mlir::LogicalResult foldViewsIntoReaders(mlir::Operation *root);
+
+/// Makes every matmul read an operand that is a transpose of the last two
+/// dims in place, through its indexing map (StructuredToLinalg.cpp); the
+/// transpose's copy stays only if something else reads it.
+void readTransposedMatmulOperands(mlir::Operation *root);
 
 } // namespace kfuse::lowering
 

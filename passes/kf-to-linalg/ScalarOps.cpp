@@ -119,6 +119,114 @@ Value integerPow(OpBuilder &b, Location loc, Value x, Value y) {
       b, loc, isOne, c(1), arith::SelectOp::create(b, loc, isMinusOne, minusOne, c(0)));
   return arith::SelectOp::create(b, loc, negative, small, power);
 }
+
+/// expm1 without cancellation: for |x| < 0.5, 2t / (1 - t) with
+/// t = tanh(x / 2) (exact identity, no subtraction of nearby values);
+/// elsewhere exp(x) - 1 loses nothing. Written here because upstream's
+/// math-to-llvm lowers math.expm1 to exp(x) - 1 for every x (1 - 1e-8 in
+/// f32 is 0); NaN takes the second branch and stays NaN.
+Value expm1(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  auto c = [&](double v) { return scalarConstant(b, loc, t, v); };
+  Value th = math::TanhOp::create(b, loc, arith::MulFOp::create(b, loc, x, c(0.5)));
+  Value small = arith::DivFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, th, c(2)),
+      arith::SubFOp::create(b, loc, c(1), th));
+  Value large = arith::SubFOp::create(b, loc, math::ExpOp::create(b, loc, x), c(1));
+  Value isSmall = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                        math::AbsFOp::create(b, loc, x), c(0.5));
+  return arith::SelectOp::create(b, loc, isSmall, small, large);
+}
+
+/// Python's floor division and modulo of integers, without the undefined
+/// behaviour of arith.divsi (a divisor of 0, INT_MIN / -1): a divisor of 0
+/// gives 0 for both (numpy's choice; PyTorch raises on the CPU), -1 gives
+/// -x (wrapping) and 0.
+std::pair<Value, Value> integerFloorDivMod(OpBuilder &b, Location loc, Value x,
+                                           Value y) {
+  using CI = arith::CmpIPredicate;
+  Type t = x.getType();
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, t, v).getResult(); };
+  Value zero = c(0);
+  Value byZero = arith::CmpIOp::create(b, loc, CI::eq, y, zero);
+  Value byMinusOne = arith::CmpIOp::create(b, loc, CI::eq, y, c(-1));
+  Value safe = arith::SelectOp::create(
+      b, loc, arith::OrIOp::create(b, loc, byZero, byMinusOne), c(1), y);
+  Value q = arith::DivSIOp::create(b, loc, x, safe);
+  q = arith::SelectOp::create(b, loc, byMinusOne,
+                              arith::SubIOp::create(b, loc, zero, x), q);
+  Value r = arith::RemSIOp::create(b, loc, x, safe); // 0 for y in {0, -1}
+  // Truncation rounded toward zero: step down when the remainder's sign
+  // differs from the divisor's.
+  Value adjust = arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, CI::ne, r, zero),
+      arith::XOrIOp::create(b, loc, arith::CmpIOp::create(b, loc, CI::slt, r, zero),
+                            arith::CmpIOp::create(b, loc, CI::slt, y, zero)));
+  q = arith::SelectOp::create(b, loc, adjust, arith::SubIOp::create(b, loc, q, c(1)), q);
+  q = arith::SelectOp::create(b, loc, byZero, zero, q);
+  r = arith::SelectOp::create(b, loc, adjust, arith::AddIOp::create(b, loc, r, y), r);
+  return {q, r};
+}
+
+/// torch.remainder of floats: fmod, plus the divisor when the signs differ.
+Value floatRemainder(OpBuilder &b, Location loc, Value x, Value y) {
+  using CF = arith::CmpFPredicate;
+  Value zero = scalarConstant(b, loc, x.getType(), 0);
+  Value mod = arith::RemFOp::create(b, loc, x, y);
+  Value adjust = arith::AndIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, CF::UNE, mod, zero),
+      arith::XOrIOp::create(b, loc, arith::CmpFOp::create(b, loc, CF::OLT, y, zero),
+                            arith::CmpFOp::create(b, loc, CF::OLT, mod, zero)));
+  return arith::SelectOp::create(b, loc, adjust, arith::AddFOp::create(b, loc, mod, y), mod);
+}
+
+/// torch.floor_divide of floats, as PyTorch's div_floor_floating: the
+/// quotient computed from fmod (exact), stepped down when the signs of the
+/// remainder and the divisor differ, floored, and rounded up when the
+/// floor is more than half below it; a zero quotient keeps the sign of
+/// a / b; a divisor of 0 gives a / b.
+Value floatFloorDivide(OpBuilder &b, Location loc, Value x, Value y) {
+  using CF = arith::CmpFPredicate;
+  Type t = x.getType();
+  auto c = [&](double v) { return scalarConstant(b, loc, t, v); };
+  Value quotient = arith::DivFOp::create(b, loc, x, y);
+  Value mod = arith::RemFOp::create(b, loc, x, y);
+  Value div = arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, x, mod), y);
+  Value adjust = arith::AndIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, CF::UNE, mod, c(0)),
+      arith::XOrIOp::create(b, loc, arith::CmpFOp::create(b, loc, CF::OLT, y, c(0)),
+                            arith::CmpFOp::create(b, loc, CF::OLT, mod, c(0))));
+  div = arith::SelectOp::create(b, loc, adjust, arith::SubFOp::create(b, loc, div, c(1)), div);
+  Value floored = math::FloorOp::create(b, loc, div);
+  Value roundUp = arith::CmpFOp::create(
+      b, loc, CF::OGT, arith::SubFOp::create(b, loc, div, floored), c(0.5));
+  floored = arith::SelectOp::create(b, loc, roundUp,
+                                    arith::AddFOp::create(b, loc, floored, c(1)), floored);
+  Value signedZero = math::CopySignOp::create(b, loc, c(0), quotient);
+  Value isZero = arith::CmpFOp::create(b, loc, CF::OEQ, div, c(0));
+  Value result = arith::SelectOp::create(b, loc, isZero, signedZero, floored);
+  Value byZero = arith::CmpFOp::create(b, loc, CF::OEQ, y, c(0));
+  return arith::SelectOp::create(b, loc, byZero, quotient, result);
+}
+
+/// torch.clamp with scalar bounds: max then min, each keeping NaN (a NaN
+/// element or bound gives NaN; min > max gives max everywhere).
+Value clamp(OpBuilder &b, Location loc, ClampOp op, Value x) {
+  Type t = x.getType();
+  auto bound = [&](Attribute a) {
+    if (auto f = dyn_cast<FloatAttr>(a))
+      return scalarConstant(b, loc, t, f.getValueAsDouble());
+    int64_t v = cast<IntegerAttr>(a).getInt();
+    if (isa<FloatType>(t))
+      return scalarConstant(b, loc, t, (double)v);
+    return arith::ConstantIntOp::create(b, loc, t, v).getResult();
+  };
+  if (Attribute lo = op.getMinAttr())
+    x = arith3<arith::MaximumFOp, arith::MaxSIOp>(b, loc, x, bound(lo));
+  if (Attribute hi = op.getMaxAttr())
+    x = arith3<arith::MinimumFOp, arith::MinSIOp>(b, loc, x, bound(hi));
+  return x;
+}
 } // namespace
 
 Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
@@ -193,6 +301,31 @@ Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
             return arith::MulFOp::create(
                 b, loc, half, arith::AddFOp::create(b, loc, c(1), erf));
           })
+          .Case([&](Exp2Op) { return math::Exp2Op::create(b, loc, x); })
+          .Case([&](Log1pOp) { return math::Log1pOp::create(b, loc, x); })
+          .Case([&](Expm1Op) { return expm1(b, loc, x); })
+          .Case([&](ErfOp) { return math::ErfOp::create(b, loc, x); })
+          // An integer is its own floor, ceil and round (as in PyTorch).
+          .Case([&](FloorOp) -> Value {
+            return isa<FloatType>(t) ? math::FloorOp::create(b, loc, x) : x;
+          })
+          .Case([&](CeilOp) -> Value {
+            return isa<FloatType>(t) ? math::CeilOp::create(b, loc, x) : x;
+          })
+          .Case([&](RoundOp) -> Value { // halves to even, as torch.round
+            return isa<FloatType>(t) ? math::RoundEvenOp::create(b, loc, x) : x;
+          })
+          .Case([&](RemainderOp) -> Value {
+            if (isa<FloatType>(t))
+              return floatRemainder(b, loc, x, y);
+            return integerFloorDivMod(b, loc, x, y).second;
+          })
+          .Case([&](FloorDivideOp) -> Value {
+            if (isa<FloatType>(t))
+              return floatFloorDivide(b, loc, x, y);
+            return integerFloorDivMod(b, loc, x, y).first;
+          })
+          .Case([&](ClampOp op) { return clamp(b, loc, op, x); })
           .Case([&](CastOp) { return x; })
           .Default([](Operation *) { return Value(); });
   if (!r)

@@ -1,11 +1,22 @@
-//===- StructuredToLinalg.cpp - matmul and transpose to linalg ------------===//
+//===- StructuredToLinalg.cpp - matmul to linalg ------------------------===//
+//
+// A matmul is one linalg op (its eager kernel). An operand that is a
+// transpose of the last two dims (`a.t() @ b`, `x @ w.transpose(-1, -2)`)
+// is read in place: the transpose's view copy is folded into the matmul's
+// indexing map, as eager PyTorch hands the transposed layout to its GEMM.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/Kf/KfAttrs.h"
 #include "dialect/Kf/KfOps.h"
 #include "passes/kf-to-linalg/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace kfuse::kf;
@@ -104,32 +115,95 @@ struct MatmulToLinalg : OpConversionPattern<MatmulOp> {
   }
 };
 
-/// Tensors are contiguous, so a transpose is a copy: linalg.transpose.
-struct TransposeToLinalg : OpConversionPattern<TransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<Value> sizes;
-    SmallVector<int64_t> perm = op.getNormalizedPermutation(); // -1: the last
-    for (auto [i, p] : llvm::enumerate(perm))
-      if (op.getType().isDynamicDim(i))
-        sizes.push_back(dimValue(rewriter, loc, adaptor.getInput(), p));
-    Value init = emptyTensor(rewriter, loc, op.getType(), sizes);
-    auto transpose = linalg::TransposeOp::create(
-        rewriter, loc, adaptor.getInput(), init, perm);
-    tagKernel(transpose, op);
-    rewriter.replaceOp(op, transpose.getResult());
-    return success();
+/// Whether `op` is a kf.transpose's view copy (ViewsToLinalg.cpp) that
+/// swaps the last two dims and keeps the batch dims in place: the one
+/// transpose a matmul reads in place (its GPU mapping reads an operand
+/// either as it is or transposed).
+bool swapsLastTwoDims(linalg::GenericOp op) {
+  if (!isView(op) || getEagerOpName(op) != "transpose" || op.getNumDpsInputs() != 1)
+    return false;
+  AffineMap read = op.getIndexingMapsArray()[0];
+  unsigned rank = read.getNumDims();
+  if (rank < 2 || !read.isPermutation())
+    return false;
+  for (unsigned i = 0; i < rank; ++i) {
+    unsigned expected = i + 2 < rank ? i : 2 * rank - 3 - i; // rank-1 <-> rank-2
+    if (read.getDimPosition(i) != expected)
+      return false;
   }
-};
+  return true;
+}
+
+/// The sizes of a view read through tensor.dim (the matmul's result sizes,
+/// its inner-dim check) as sizes of the tensor underneath, so that nothing
+/// is left reading the view but the ops that need its copy.
+void readSizesUnderneath(RewriterBase &rewriter, linalg::GenericOp view) {
+  Value source = view.getDpsInputs()[0];
+  AffineMap toView = inversePermutation(view.getIndexingMapsArray()[0]);
+  for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
+    auto dim = dyn_cast<tensor::DimOp>(user);
+    std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+    if (!index)
+      continue;
+    rewriter.setInsertionPoint(dim);
+    rewriter.replaceOp(dim, dimValue(rewriter, dim.getLoc(), source,
+                                     toView.getDimPosition(*index)));
+  }
+}
+
+/// Erases `op` if nothing reads it, then the ops that only it read (the
+/// view's tensor.empty and the sizes of that).
+void eraseIfDead(RewriterBase &rewriter, Operation *op) {
+  if (!op || !op->use_empty() || !isa<linalg::GenericOp, tensor::EmptyOp, tensor::DimOp>(op))
+    return;
+  SmallVector<Operation *> defs;
+  for (Value v : op->getOperands())
+    defs.push_back(v.getDefiningOp());
+  rewriter.eraseOp(op);
+  for (Operation *def : defs)
+    eraseIfDead(rewriter, def);
+}
 
 } // namespace
 
 void populateStructuredToLinalg(RewritePatternSet &patterns) {
-  patterns.add<MatmulToLinalg, TransposeToLinalg>(patterns.getContext());
+  patterns.add<MatmulToLinalg>(patterns.getContext());
+}
+
+void readTransposedMatmulOperands(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  SmallVector<linalg::LinalgOp> matmuls;
+  root->walk([&](linalg::LinalgOp op) {
+    if (getEagerOpName(op) == "matmul" && op.hasPureTensorSemantics())
+      matmuls.push_back(op);
+  });
+  for (linalg::LinalgOp matmul : matmuls) {
+    SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+    llvm::SetVector<Operation *> folded; // a view read as both operands: once
+    for (OpOperand *input : matmul.getDpsInputOperands()) {
+      auto view = input->get().getDefiningOp<linalg::GenericOp>();
+      if (!view || !swapsLastTwoDims(view))
+        continue; // an operand collapsed first (a stretched batch dim) too
+      // The matmul read element M(i) of the view, which is element
+      // P(M(i)) of the tensor underneath.
+      unsigned n = input->getOperandNumber();
+      maps[n] = view.getIndexingMapsArray()[0].compose(maps[n]);
+      rewriter.modifyOpInPlace(matmul, [&] { input->set(view.getDpsInputs()[0]); });
+      folded.insert(view);
+    }
+    if (folded.empty())
+      continue;
+    rewriter.modifyOpInPlace(matmul, [&] {
+      matmul->setAttr("indexing_maps", rewriter.getAffineMapArrayAttr(maps));
+    });
+    // A view also returned or read by another op stays a copy (a kernel of
+    // its own, as `.contiguous()` would be); the matmul still reads the
+    // tensor underneath.
+    for (Operation *view : folded) {
+      readSizesUnderneath(rewriter, cast<linalg::GenericOp>(view));
+      eraseIfDead(rewriter, view);
+    }
+  }
 }
 
 } // namespace kfuse::lowering

@@ -13,6 +13,7 @@
 #define KFUSE_PASSES_LOWERING_COMPENSATEDSUM_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 
 #include <utility>
@@ -36,6 +37,23 @@ compensatedAdd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value sum,
   Value finite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                        arith::SubFOp::create(b, loc, t, t), zero);
   return {t, arith::SelectOp::create(b, loc, finite, newLost, zero)};
+}
+
+/// The float add that folds a term into a reduction's one output, when the
+/// body is `out = addf(out, term)` (in either order), or null: the sums the
+/// CPU lowering compensates (kf-compensated-sums), so that a GPU mapping
+/// that folds the same terms in the same order (the flat mapping's small
+/// reductions) gives the same bits.
+inline mlir::arith::AddFOp compensatedSumCombiner(mlir::linalg::GenericOp op) {
+  using namespace mlir;
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+    return nullptr;
+  Block &body = op.getRegion().front();
+  BlockArgument out = body.getArguments().back();
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || !out.hasOneUse() || (add.getLhs() != out && add.getRhs() != out))
+    return nullptr;
+  return add;
 }
 
 } // namespace kfuse::lowering

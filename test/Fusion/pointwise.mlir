@@ -5,6 +5,7 @@
 // kernel.
 // RUN: kfuse-opt %s --kf-kernel-report -o /dev/null | FileCheck %s
 // RUN: %fusion-diff %s
+// RUN: %fusion-diff --candidate=--kf-gpu-emulation-pipeline %s
 
 // The article, length 8. Eager: add reads a, b, writes tmp (3); relu reads
 // tmp, writes c (2): 2 kernels, 5 transfers. Fused: reads a, b, writes c.

@@ -1,6 +1,7 @@
-// 200 random programs with fixed seeds (test/harness/kf_fuzz.py, kf_gen.py;
-// 46 of them with dynamic dims): each runs fused and unfused on the CPU
-// with equal results, and its report shows fused <= eager in kernels,
+// 200 random programs with fixed seeds (test/harness/kf_fuzz.py, kf_gen.py,
+// with issue 12's views, siblings, reduction chains and new ops since
+// 2026-12-03; 45 of them with dynamic dims): each runs fused and unfused
+// on the CPU with equal results, and its report shows fused <= eager in kernels,
 // transfers and bytes (polynomials in the sizes compared at several
 // sizes). Any seed and count (--dynamic 1.0: every program dynamic):
 //   python3 test/harness/kf_fuzz.py --kfuse-opt build/bin/kfuse-opt \

@@ -10,6 +10,9 @@
 // are of order 1, and layer_norm's near 0).
 // RUN: %fusion-diff --rtol=1e-5 --atol=1e-5 --candidate=--kf-gpu-emulation-pipeline %s
 // RUN: %fusion-diff --rtol=1e-5 --atol=1e-5 --candidate=--kf-gpu-emulation-pipeline=block-size=64 %s
+// The blocks from the last to the first (a GPU runs them in any order; the
+// full reductions' last block to take a ticket is then block 0).
+// RUN: %fusion-diff --rtol=1e-5 --atol=1e-5 --candidate=--kf-gpu-emulation-reversed-pipeline=block-size=64 %s
 // DIMS: 37
 
 func.func @softmax_short_rows(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
@@ -32,8 +35,9 @@ func.func @full_max(%x: tensor<777xf32>) -> tensor<f32> {
   %m = kf.max %x : tensor<777xf32>
   return %m : tensor<f32>
 }
-// Full reductions take two launches (partials, then their combination): a
-// mean and an op after it, and a prologue written out as well as summed.
+// Full reductions take one launch (block partials, then their combination
+// by the last block to finish): a mean and an op after it, and a prologue
+// written out as well as summed.
 func.func @full_mean_twice(%x: tensor<10000xf32>) -> tensor<f32> {
   %m = kf.mean %x : tensor<10000xf32>
   %t = kf.add %m, %m : tensor<f32>, tensor<f32>

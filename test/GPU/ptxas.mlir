@@ -1,12 +1,14 @@
-// The PTX of every example, the row kernels of row-kernels.mlir and the
-// matmul kernels of matmul-kernels.mlir and emulated-sync.mlir (reductions
-// of every width) assembles with ptxas for sm_75,
+// The PTX of every example, the row kernels of row-kernels.mlir, the
+// single-launch reductions and row chains (atomics, fences, a .global
+// counter) and the matmul kernels of matmul-kernels.mlir and
+// emulated-sync.mlir (reductions of every width) assembles with ptxas for sm_75,
 // sm_80 and sm_90 (skipped where the CUDA toolkit is not installed).
 // REQUIRES: ptxas
 // RUN: for chip in sm_75 sm_80 sm_90; do \
 // RUN:   for f in %kfuse_src/examples/add.mlir %kfuse_src/examples/add_relu.mlir \
 // RUN:            %kfuse_src/examples/softmax.mlir %kfuse_src/examples/mlp.mlir \
-// RUN:            %S/row-kernels.mlir %S/matmul-kernels.mlir %S/emulated-sync.mlir %s; do \
+// RUN:            %S/row-kernels.mlir %S/matmul-kernels.mlir %S/emulated-sync.mlir \
+// RUN:            %S/single-launch-reduction.mlir %S/reduction-chains.mlir %s; do \
 // RUN:     kfuse-compile $f --emit=ptx --gpu-chip=$chip -o %t.$chip.ptx && \
 // RUN:     %ptxas -arch=$chip %t.$chip.ptx -o %t.$chip.cubin || exit 1; \
 // RUN:     kfuse-compile $f --emit=ptx --fusion=off --gpu-chip=$chip -o %t.$chip.eager.ptx && \

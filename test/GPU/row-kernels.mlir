@@ -14,10 +14,12 @@
 // PTX: shfl.sync.bfly.b32
 // PTX-LABEL: .entry reduction_mean_sub_mul_mean_add_rsqrt_mul_2(
 // PTX-COUNT-20: shfl.sync.bfly.b32
-// A full reduction: partials from many blocks, then one block.
-// PTX-LABEL: .entry reduction_sum_3_partials(
-// PTX: shfl.sync.bfly.b32
+// A full reduction, one entry: partials from many blocks, the last block
+// (an atomic ticket) combines them (single-launch-reduction.mlir).
+// PTX-NOT: _partials
 // PTX-LABEL: .entry reduction_sum_3(
+// PTX: shfl.sync.bfly.b32
+// PTX: atom.global.add.u32
 // PTX-LABEL: .entry reduction_max_4(
 // PTX: shfl.sync.bfly.b32
 
@@ -62,8 +64,8 @@ func.func @layer_norm_rows(%x: tensor<?x512xf32>) -> tensor<?x512xf32> {
   %y = kf.layer_norm %x normalized_shape [512] eps 1.0e-5 : tensor<?x512xf32>
   return %y : tensor<?x512xf32>
 }
-// A full reduction: two launches, the partials of many blocks, then one
-// block combining them.
+// A full reduction: one launch, the partials of many blocks, then the last
+// block to finish combines them.
 func.func @full_sum(%x: tensor<1000xf32>) -> tensor<f32> {
   %s = kf.sum %x : tensor<1000xf32>
   return %s : tensor<f32>

@@ -7,10 +7,13 @@
 // size now matches only a dynamic one when kernels are tagged; the kernel
 // is refused on the GPU and runs serially on the host. Since issue 13
 // (item 1) kernel formation keeps the division out of the row kernel
-// (row-mismatch); the broadcast_to's dynamic dim still keeps that kernel
-// off the GPU.
-// RUN: not kfuse-compile %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: error: kernel 'reduction_broadcast_to_max_sub_exp_sum_log_sub_mul_0' (reduction, 7 linalg ops) cannot be mapped to the GPU yet: its ops iterate over different shapes
+// (row-mismatch). Since issue 12 the reductions over that dim of size 1
+// are elementwise code (a thread per element, the flat mapping, which
+// takes ops whose shapes differ by unit dims), so the kernel runs on the
+// GPU: its result is checked through the emulated GPU mapping.
+// RUN: kfuse-compile %s -o /dev/null
+// RUN: %fusion-diff --candidate=--kf-gpu-emulation-pipeline %s
+// DIMS: 1 3
 // RUN: kfuse-opt %s --kf-kernel-report -o /dev/null | FileCheck %s --check-prefix=REPORT
 // REPORT: (mul -> div): row-mismatch
 // RUN: kfuse-run %s --device=cpu --repeat=0 --check --dim d0=1 --dim d1=3 \

@@ -61,13 +61,15 @@
 // Arguments by hand, in the kernel's order: the row count (1024; blocks
 // past it do nothing), x (buf0, 1024x1024, strides 1024 and 1), the column
 // count, the row maxima (buf1, 1024), exp(x - max)
-// (buf2), the row sums (buf3) and the result (buf4).
+// (buf3: allocated after the sums since kernel formation gives each
+// accumulator its own buffer again after CSE), the row sums (buf2) and the
+// result (buf4).
 // RUN: rm -f %t.softmax.log
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.softmax.log kfuse-run \
 // RUN:   %kfuse_src/examples/softmax.mlir --device=cuda --warmup=0 --repeat=0
 // RUN: FileCheck %s --check-prefix=SOFTMAX < %t.softmax.log
 // SOFTMAX: cuModuleLoadDataEx entries: reduction_max_sub_exp_sum_div_0(33 params)
-// SOFTMAX: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(1024,1,1) block=(256,1,1) smem=0 args: 1024 buf0 buf0 0 1024 1024 1024 1 1024 buf1 buf1 0 1024 1 buf2 buf2 0 1024 1024 1024 1 buf3 buf3 0 1024 1 buf4 buf4 0 1024 1024 1024 1
+// SOFTMAX: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(1024,1,1) block=(256,1,1) smem=0 args: 1024 buf0 buf0 0 1024 1024 1024 1 1024 buf1 buf1 0 1024 1 buf3 buf3 0 1024 1024 1024 1 buf2 buf2 0 1024 1 buf4 buf4 0 1024 1024 1024 1
 //
 // Short rows take one warp: softmax over 4 rows of 8 is 4 blocks of 32.
 // RUN: rm -f %t.short.log
@@ -84,19 +86,25 @@
 // RUN: FileCheck %s --check-prefix=MATMUL < %t.mm.log
 // MATMUL: cuLaunchKernel matmul_add_relu_0 grid=(2,3,1) block=(16,16,1)
 //
-// A full sum of 1e6 elements in two launches: partials from
-// min(ceil(1e6 / (256 * 4)), 1024) = 977 blocks into a buffer of 977
-// floats (3908 bytes, 4096 from the allocator: buf2), then one block
-// combining them into the 0-d result (buf1).
+// A full sum of 1e6 elements in one launch: min(ceil(1e6 / (256 * 4)),
+// 1024) = 977 blocks write their partials into a buffer of 977 floats
+// (3908 bytes, 4096 from the allocator: buf2); the last block to take a
+// ticket (a .global counter in the PTX module: no allocation, no argument)
+// combines them into the 0-d result (buf1). One kernel in the report, one
+// entry in the module, one launch.
 // RUN: rm -f %t.full.log
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.full.log kfuse-run \
-// RUN:   %S/Inputs/full-sum.mlir --device=cuda --warmup=0 --repeat=0
+// RUN:   %S/Inputs/full-sum.mlir --device=cuda --warmup=0 --repeat=0 \
+// RUN:   | FileCheck %s --check-prefix=FULL-OUT
+// FULL-OUT: kernels {{ *}}1 {{ *}}1
+// FULL-OUT: first call: {{.*}}, 1 launch,
 // RUN: FileCheck %s --check-prefix=FULL < %t.full.log
 // FULL: cuMemAlloc 4096 bytes -> buf2
-// The partials kernel takes the element count first (the compensated sum's
-// runs of 16 columns use it before the input).
-// FULL: cuLaunchKernel reduction_sum_0_partials grid=(977,1,1) block=(256,1,1) smem=0 args: 1000000 buf0 buf0 0 1000000 1 buf2 buf2 0 977 1
-// FULL: cuLaunchKernel reduction_sum_0 grid=(1,1,1) block=(256,1,1) smem=0 args: buf2 buf2 0 977 1 977 buf1 buf1 0
+// FULL: cuModuleLoadDataEx entries: reduction_sum_0(14 params)
+// The kernel takes the element count first (the compensated sum's runs of
+// 16 columns use it before the input), then the partials, then the result.
+// FULL: cuLaunchKernel reduction_sum_0 grid=(977,1,1) block=(256,1,1) smem=0 args: 1000000 buf0 buf0 0 1000000 1 buf2 buf2 0 977 1 buf1 buf1 0
+// FULL-NOT: cuLaunchKernel
 func.func @add_relu(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = kf.add %a, %b : tensor<?xf32>, tensor<?xf32>
   %1 = kf.relu %0 : tensor<?xf32>

@@ -7,14 +7,15 @@
 // RUN:   | FileCheck %s --check-prefix=MAPPED
 
 // For the host runtime, a kernel the GPU mappings cannot serve (here a
-// batched matmul) is mapped serial instead of refused; a row reduction
-// is mapped row, a pointwise one flat (eager kernels, so that each op is a
-// kernel of its own).
+// batched matmul) is mapped serial instead of refused; a reduction of 3
+// elements a row is mapped flat (a thread per row: kf-form-kernels'
+// small-reduction), a pointwise one flat (eager kernels, so that each op
+// is a kernel of its own).
 // CHECK-LABEL: func.func @matmul_sum_exp
 // CHECK: kf.kernel "matmul_0" kind matmul mapping serial
 // CHECK: linalg.fill
 // CHECK: linalg.generic {{.*}}kf.op = "matmul"
-// CHECK: kf.kernel "reduction_sum_1" kind reduction mapping row
+// CHECK: kf.kernel "reduction_sum_1" kind reduction mapping flat
 // CHECK: linalg.fill
 // CHECK: linalg.generic {{.*}}kf.op = "sum"
 // CHECK: kf.kernel "pointwise_exp_2" kind pointwise mapping flat

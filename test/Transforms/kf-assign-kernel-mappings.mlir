@@ -109,15 +109,16 @@ func.func @softmax_rows(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 // Warp shuffles move 32 bits; an f64 reduction is served all the same (its
-// values travel in two halves).
+// values travel in two halves). (64 columns: a reduction of at most 8
+// elements would take the flat mapping, a thread per row.)
 // CHECK-LABEL: func.func @f64_sum
 // CHECK: kf.kernel "reduction_sum_0" kind reduction mapping row
-func.func @f64_sum(%x: tensor<4x8xf64>) -> tensor<4xf64> {
+func.func @f64_sum(%x: tensor<4x64xf64>) -> tensor<4xf64> {
   %r = kf.kernel "reduction_sum_0" kind reduction -> tensor<4xf64> {
     %zero = arith.constant 0.0 : f64
     %e = tensor.empty() : tensor<4xf64>
     %s0 = linalg.fill ins(%zero : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
-    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf64>) outs(%s0 : tensor<4xf64>) {
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x64xf64>) outs(%s0 : tensor<4xf64>) {
     ^bb0(%a: f64, %o: f64):
       %v = arith.addf %o, %a : f64
       linalg.yield %v : f64
@@ -147,12 +148,12 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>)
 // carry its values widened to 32 bits.
 // CHECK-LABEL: func.func @f16_sum
 // CHECK: kf.kernel "reduction_sum_0" kind reduction mapping row
-func.func @f16_sum(%x: tensor<4x8xf16>) -> tensor<4xf16> {
+func.func @f16_sum(%x: tensor<4x64xf16>) -> tensor<4xf16> {
   %r = kf.kernel "reduction_sum_0" kind reduction -> tensor<4xf16> {
     %zero = arith.constant 0.0 : f16
     %e = tensor.empty() : tensor<4xf16>
     %s0 = linalg.fill ins(%zero : f16) outs(%e : tensor<4xf16>) -> tensor<4xf16>
-    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf16>) outs(%s0 : tensor<4xf16>) {
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x64xf16>) outs(%s0 : tensor<4xf16>) {
     ^bb0(%a: f16, %o: f16):
       %v = arith.addf %o, %a : f16
       linalg.yield %v : f16

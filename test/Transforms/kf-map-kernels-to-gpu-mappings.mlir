@@ -44,25 +44,32 @@ func.func @row(%x: memref<4x8xf32>, %s: memref<4xf32>, %y: memref<4x8xf32>) {
 
 // -----
 
-// A full reduction (no rows) and an op over its result: two launches,
-// the block partials in a buffer allocated before the first and freed
-// after the second.
-// CHECK-LABEL: func.func @two_stage
+// A full reduction (no rows) and an op over its result: one launch (was
+// two, `_partials` then the combination, before issue 12), the block
+// partials in a buffer allocated before it and freed after it; the last
+// block takes the last ticket from the kernel's counter, a global of the
+// module, and combines them.
+// CHECK: memref.global "private" @reduction_sum_neg_0_ticket : memref<1xi32> = dense<0>
+// CHECK-LABEL: func.func @grid_reduction
 // CHECK: %[[P:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: gpu.launch
-// CHECK-SAME: function(@reduction_sum_neg_0_partials)
-// CHECK: gpu.launch
 // CHECK-SAME: function(@reduction_sum_neg_0)
+// CHECK: memref.get_global @reduction_sum_neg_0_ticket
+// CHECK: memref.atomic_rmw addi
+// CHECK: arith.negf
+// CHECK-NOT: gpu.launch
 // CHECK: memref.dealloc %[[P]] : memref<?xf32>
 // CHECK-NOT: kf.kernel
-// On the host the row mapping's one block serves it: one launch.
-// HOST-LABEL: func.func @two_stage
+// On the host the same, one thread a block (no barrier, no shared memory).
+// HOST-LABEL: func.func @grid_reduction
 // HOST-NOT: _partials
 // HOST: function(@reduction_sum_neg_0)
+// HOST-NOT: gpu.barrier
+// HOST: memref.atomic_rmw addi
 // HOST-NOT: gpu.launch
-func.func @two_stage(%x: memref<4096xf32>, %s: memref<f32>, %y: memref<f32>) {
+func.func @grid_reduction(%x: memref<4096xf32>, %s: memref<f32>, %y: memref<f32>) {
   %zero = arith.constant 0.0 : f32
-  kf.kernel "reduction_sum_neg_0" kind reduction mapping two_stage {
+  kf.kernel "reduction_sum_neg_0" kind reduction mapping grid_reduction {
     linalg.fill ins(%zero : f32) outs(%s : memref<f32>)
     linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<4096xf32>) outs(%s : memref<f32>) {
     ^bb0(%a: f32, %o: f32):

@@ -194,14 +194,16 @@ def live(lines, outputs, args):
     return kept[::-1], [v for v in args if v.name in need]
 
 
-def shrink(prog, error, a):
+def shrink(prog, error, a, checker=None):
     """The shortest prefix of the program that fails the same way, returning
     its last value; then without the ops and arguments that value does not
-    need, when that still fails the same way."""
+    need, when that still fails the same way (checker: check, or another
+    with its signature)."""
     want = signature(error)
+    checker = checker or check
 
     def same(unit):
-        err = check([unit], a)
+        err = checker([unit], a)
         return err and err is not SKIPPED and signature(err) == want
     for n in range(1, len(prog.lines) + 1):
         out = [v for v in prog.vals if v.name == f"%v{n - 1}"]
@@ -211,6 +213,44 @@ def shrink(prog, error, a):
             smaller = Unit(prog, lines, out, args)
             return smaller if same(smaller) else unit
     return Unit(prog)
+
+
+def drop_ops(prog, error, checker, a):
+    """The program without each op in turn (and the ops that read it, last
+    op first), and without each output, while it fails the same way: for
+    failures a prefix does not keep (a kernel of several results)."""
+    want = signature(error)
+    byname = {v.name: v for v in prog.vals}
+
+    def reads(line):
+        return set(re.findall(r"%(?:v|arg)\d+\b", line.split(" = ", 1)[1]))
+
+    def unit(lines, outs):
+        need = set(outs).union(*(reads(line) for line in lines))
+        return Unit(prog, lines, [byname[o] for o in outs],
+                    [v for v in prog.args if v.name in need])
+
+    def same(lines, outs):
+        err = outs and checker([unit(lines, outs)], a)
+        return bool(err) and err is not SKIPPED and signature(err) == want
+    lines, outs = list(prog.lines), [v.name for v in prog.outputs]
+    changed = True
+    while changed:
+        changed = False
+        for k in range(len(lines) - 1, -1, -1):
+            if k >= len(lines):
+                continue
+            gone = {lines[k].split(" = ")[0].strip()}
+            for line in lines[k + 1:]:
+                if reads(line) & gone:
+                    gone.add(line.split(" = ")[0].strip())
+            kept = [line for line in lines if line.split(" = ")[0].strip() not in gone]
+            if same(kept, [o for o in outs if o not in gone]):
+                lines, outs, changed = kept, [o for o in outs if o not in gone], True
+        for o in list(outs):
+            if len(outs) > 1 and same(lines, [x for x in outs if x != o]):
+                outs, changed = [x for x in outs if x != o], True
+    return unit(lines, outs)
 
 
 def regression_test(unit, a):
@@ -262,6 +302,168 @@ def run_prebuilt(a):
     return 1 if failures else 0
 
 
+# --- The mapping invariant (--check-mapped) ---
+#
+# Every kernel kf-form-kernels forms has a GPU mapping, unless one of its
+# ops has none even alone (kf_gen.NO_GPU_MAPPING: such programs are exempt).
+# No execution: kfuse-opt --kf-to-linalg --kf-form-kernels
+# --kf-assign-kernel-mappings=serial-fallback over a batch of programs, and
+# a kernel mapped `serial` is one no GPU mapping serves (the same decision
+# that, without the fallback, is "cannot be mapped to the GPU yet"). The
+# same with --kf-form-kernels=check-mappings=false measures the planner's
+# rules alone; the `unmappable` boundaries (kf.boundaries on each function)
+# are where the check kept ops apart.
+
+MAP_PASSES = ["--kf-to-linalg", "--kf-form-kernels", "--kf-assign-kernel-mappings"]
+
+
+def mapping_run(units, a, form="--kf-form-kernels", fallback=True):
+    """kfuse-opt's mapping passes over units: (None, {function: [serial
+    kernels, unmappable boundaries, serial kernels without a matmul]}) or
+    (error text, None)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "program.mlir")
+        with open(path, "w") as f:
+            f.write("\n".join(u.text for u in units))
+        assign = "--kf-assign-kernel-mappings" + ("=serial-fallback" if fallback else "")
+        run = subprocess.run([a.kfuse_opt, path, "--kf-to-linalg", form, assign,
+                              "-mlir-print-op-on-diagnostic=false"],
+                             capture_output=True, text=True)
+    if run.returncode:
+        return run.stderr or f"kfuse-opt exited {run.returncode}", None
+    found, name = {}, None
+    for line in run.stdout.splitlines():
+        m = re.match(r"\s*func\.func @(\w+)", line)
+        if m:
+            name = m.group(1)
+            found[name] = [0, line.count("reason = unmappable"), 0, []]
+        elif name and re.search(r"kf\.kernel .* mapping serial ", line):
+            found[name][0] += 1
+            found[name][2] += '"matmul"' not in line
+            found[name][3].append(line.strip())
+    return None, found
+
+
+def mapping_batch(units, a, form="--kf-form-kernels"):
+    """{name: mapping_run's list, or an error text}:
+    the batch at once, halved until alone when kfuse-opt fails on it."""
+    err, found = mapping_run(units, a, form)
+    if err is None:
+        return found
+    if len(units) == 1:
+        return {units[0].name: err}
+    half = len(units) // 2
+    return {**mapping_batch(units[:half], a, form), **mapping_batch(units[half:], a, form)}
+
+
+def mapping_error(unit, a):
+    """What fails in one unit: kfuse-opt's error, or None when it maps."""
+    err, found = mapping_run([unit], a, fallback=False)
+    return err
+
+
+def unmapped_error(unit, a, exempt):
+    """None when every kernel of unit has a GPU mapping (when exempt: every
+    kernel without a matmul), else what fails: kfuse-opt's refusal, or the
+    kernels mapped serial."""
+    err, found = mapping_run([unit], a)
+    if err:
+        return err
+    bad = [k for k in found[unit.name][3] if not (exempt and '"matmul"' in k)]
+    if not bad:
+        return None
+    return "error: a kernel no GPU mapping serves (mapped serial):\n" + "\n".join(bad)
+
+
+def check_mapped(progs, a):
+    """The mapping invariant over progs; 1 when a program breaks it."""
+    broken = refused = exempt = planner_unmapped = unmappable = 0
+    for start in range(0, len(progs), a.batch):
+        batch = progs[start:start + a.batch]
+        units = [Unit(p) for p in batch]
+        checked = mapping_batch(units, a)
+        alone = mapping_batch(units, a, "--kf-form-kernels=check-mappings=false")
+        for p in batch:
+            res = checked[p.name]
+            if p.gpu_unmappable:
+                exempt += 1
+            elif isinstance(alone[p.name], list) and alone[p.name][0]:
+                planner_unmapped += 1
+            if isinstance(res, list):
+                unmappable += res[1]
+                # An exempt program's serial kernels must each hold a matmul.
+                if not res[2 if p.gpu_unmappable else 0]:
+                    continue
+                err = unmapped_error(Unit(p), a, bool(p.gpu_unmappable))
+                what = "breaks the mapping invariant"
+                broken += 1
+            else:
+                err, what = res, "is refused by kfuse-opt"
+                refused += 1
+            def checker(units, a, exempt=bool(p.gpu_unmappable)):
+                return unmapped_error(units[0], a, exempt)
+            small = shrink(p, err, a, checker)
+            if small.text == Unit(p).text:  # no prefix fails the same way
+                small = drop_ops(p, err, checker, a)
+            # kfuse-opt's own words (it stops at the first kernel refused:
+            # in an exempt program, the batched matmul's)
+            why = "" if p.gpu_unmappable else mapping_error(small, a) or ""
+            print(f"kf-fuzz: {p.name} {what}:\n{err}\nshrunk to:\n{small.text}{why}")
+            if a.save_dir:
+                os.makedirs(a.save_dir, exist_ok=True)
+                with open(os.path.join(a.save_dir, f"mapping-{p.name}.mlir"), "w") as f:
+                    f.write(f"// Found by kf_fuzz.py --check-mapped (seed {a.seed}).\n"
+                            f"// RUN: kfuse-opt %s {' '.join(MAP_PASSES)}\n\n" + small.text)
+    print(f"kf-fuzz: {len(progs)} programs: {len(progs) - broken - refused} keep the mapping "
+          f"invariant ({exempt} exempt: an op no GPU mapping serves), {broken} break it, "
+          f"{refused} refused by kfuse-opt; planner alone (check-mappings=false): "
+          f"{planner_unmapped} programs unmapped; {unmappable} boundaries unmappable "
+          f"(seed {a.seed})")
+    return 1 if broken or refused else 0
+
+
+def ops_alone(progs, a):
+    """Each op of progs in a function of its own through the mapping
+    passes: which ops no GPU mapping serves even alone (NO_GPU_MAPPING)."""
+    units = []
+    for p in progs:
+        byname = {v.name: v for v in p.vals}
+        for line in p.lines:
+            name, rhs = line.strip().split(" = ", 1)
+            operands = []
+            for n in re.findall(r"%(?:v|arg)\d+\b", rhs):
+                if byname[n] not in operands:
+                    operands.append(byname[n])
+            u = Unit(p, [line], [byname[name]], operands)
+            u.name = f"{p.name}_{name[1:]}"
+            u.text = u.text.replace(f"@{p.name}(", f"@{u.name}(").replace(
+                f"@{p.name}:", f"@{u.name}:")
+            u.op = line
+            units.append(u)
+    kinds = {}
+    failures = 0
+    for start in range(0, len(units), a.batch * 10):
+        batch = units[start:start + a.batch * 10]
+        found = mapping_batch(batch, a)
+        for u in batch:
+            res = found[u.name]
+            if isinstance(res, list) and not res[0]:
+                continue
+            if not isinstance(res, list):
+                failures += 1
+                print(f"kf-fuzz: kfuse-opt refused or failed:\n{res}\n{u.text}")
+                continue
+            op = re.search(r"= (kf\.\w+)", u.op).group(1)
+            ranks = re.findall(r"tensor<((?:[0-9?]+x)*)", u.op.split(" : ", 1)[1])
+            key = f"{op} of ranks {','.join(str(r.count('x')) for r in ranks)}"
+            if key not in kinds:
+                print(f"kf-fuzz: no GPU mapping alone: {u.op.strip()}\n  {mapping_error(u, a)}")
+            kinds[key] = kinds.get(key, 0) + 1
+    print(f"kf-fuzz: {len(units)} ops alone, {sum(kinds.values())} with no GPU mapping: "
+          + ", ".join(f"{k} ({n})" for k, n in sorted(kinds.items())) + f"; {failures} refused")
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kfuse-opt")
@@ -287,6 +489,11 @@ def main():
     ap.add_argument("--device", default="auto", help="kfuse-run --device")
     ap.add_argument("--pack", metavar="DIR", help="compile the programs into DIR, run nothing")
     ap.add_argument("--prebuilt", metavar="DIR", help="run what --pack compiled (with --kfuse-run)")
+    ap.add_argument("--check-mapped", action="store_true",
+                    help="no execution: every kernel kf-form-kernels forms has a GPU mapping "
+                         "(programs with an op of kf_gen.NO_GPU_MAPPING exempt)")
+    ap.add_argument("--ops-alone", action="store_true",
+                    help="each op through the mapping passes alone: those no GPU mapping serves")
     a = ap.parse_args()
     if a.kfuse_run and not a.kfuse_compile:
         a.kfuse_compile = os.path.join(os.path.dirname(a.kfuse_run), "kfuse-compile")
@@ -294,7 +501,8 @@ def main():
         if not a.kfuse_run:
             ap.error("--prebuilt needs --kfuse-run")
         return run_prebuilt(a)
-    if not a.kfuse_opt or not (a.runner or a.kfuse_run or a.pack):
+    if not a.kfuse_opt or not (a.runner or a.kfuse_run or a.pack or a.check_mapped
+                               or a.ops_alone):
         ap.error("needs --kfuse-opt and --runner (or --kfuse-run, or --pack with --kfuse-compile)")
     if a.half_reference and (a.kfuse_run or a.pack or a.pointwise_only):
         ap.error("--half-reference runs through fusion_diff.py: not with --kfuse-run, --pack "
@@ -307,6 +515,10 @@ def main():
         else:
             progs.append(Program(rng, f"p{a.seed}_{i}", rng.randint(1, 40), a.pointwise_only,
                                  a.dynamic))
+    if a.check_mapped:
+        return check_mapped(progs, a)
+    if a.ops_alone:
+        return ops_alone(progs, a)
     if a.pack:
         if not a.kfuse_compile:
             ap.error("--pack needs --kfuse-compile (or --kfuse-run)")

@@ -3,7 +3,13 @@
 A program is 1 to 40 ops over the op set: elementwise ops with broadcasting
 and mixed dtypes, comparisons, where, casts, reductions, reshape, transpose,
 broadcast_to, matmul, softmax, log_softmax and layer_norm, with several
-outputs and diamonds. kf's type rules are mirrored here (dtype promotion as
+outputs and diamonds; and the shapes of issue 12 (fusion breadth): slices
+(negative and clamped bounds, steps 1 to 3, sometimes empty), permutes
+feeding reductions and elementwise ops (`x + x.t()`), kf.contiguous,
+siblings (two or three ops reading one value), reduction chains
+(`x.sum(1).sum(0)`), unit-dim reshapes next to reductions
+(`x - x.sum(-1).reshape(..., 1)`), small reductions (a last dim of 2 to 8,
+pairwise distances), and the new ops of kf_gen_ops.py when it is there. kf's type rules are mirrored here (dtype promotion as
 torch.result_type, broadcasting as KfTypeRules.cpp), so a program kfuse
 refuses is itself a finding.
 
@@ -93,12 +99,38 @@ def broadcast(*vals):
     return shape, tshape
 
 
-class Program:
+try:  # the new ops of issue 12 (kf_gen_ops.py), when present
+    from kf_gen_ops import NEW_KINDS, POINTWISE_NEW_KINDS, NewOps
+except ModuleNotFoundError as e:
+    if e.name != "kf_gen_ops":
+        raise
+    NEW_KINDS, POINTWISE_NEW_KINDS = [], []
+
+    class NewOps:
+        pass
+
+# Python's "to the end" in a kf.slice (INT64_MAX).
+TO_END = 9223372036854775807
+
+# Ops no GPU mapping serves, even alone: each of the 25,200 ops of 1,000
+# generated programs (seed 41) in a function of its own through kfuse-opt
+# --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings
+# (kf_fuzz.py --ops-alone) maps, except the batched matmul, a matmul whose
+# left operand has rank > 2 ("a batched matmul (a linalg.generic) is not
+# mapped yet": 130 of them). A program with one is exempt from the mapping
+# invariant for the kernels that hold a matmul (Program.gpu_unmappable).
+NO_GPU_MAPPING = ["batched matmul (kf.matmul of a rank > 2 operand)"]
+
+
+class Program(NewOps):
     def __init__(self, rng, name, nops, pointwise_only=False, dynamic=0.3):
         self.rng, self.name = rng, name
         self.pointwise_only = pointwise_only
         self.dynamic = rng.random() < dynamic
         self.args, self.vals, self.lines = [], [], []
+        # Ops of NO_GPU_MAPPING this program has (their lines).
+        self.gpu_unmappable = []
+        self.views = set()  # names of the values that are views (transpose, slice)
         for _ in range(rng.randint(1, 3)):
             self.new_arg()
         for _ in range(nops):
@@ -133,9 +165,11 @@ class Program:
         self.vals.append(v)
         return v
 
-    def pick(self, pred=lambda v: True):
+    def pick(self, pred=lambda v: True, empty=False):
         # Later values are likelier: chains and diamonds over fresh results.
-        cands = [v for v in self.vals if pred(v)]
+        # A value of no elements (an empty slice) only where empty says so:
+        # a reshape cannot infer a -1 from it, kf.max/kf.min refuse it.
+        cands = [v for v in self.vals if pred(v) and (empty or 0 not in v.shape)]
         if not cands:
             return None
         return cands[min(len(cands) - 1, int(len(cands) * self.rng.random() ** 0.5))]
@@ -152,11 +186,16 @@ class Program:
                                                   "broadcast"]
         if not self.pointwise_only:
             kinds += ["reduce", "reduce", "transpose", "matmul", "softmax", "layer_norm"]
+        # Issue 12's shapes and ops.
+        kinds += ["slice", "siblings"] + POINTWISE_NEW_KINDS
+        if not self.pointwise_only:
+            kinds += ["permute_use", "contiguous", "reduction_chain", "unit_reshape",
+                      "small_reduction"] + [k for k in NEW_KINDS if k not in POINTWISE_NEW_KINDS]
         kind = rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
-    def op_unary(self):
-        x = self.pick()
+    def op_unary(self, x=None):
+        x = x or self.pick()
         ops = ["exp", "tanh", "sigmoid", "sin", "cos", "sqrt", "log", "rsqrt", "reciprocal"]
         if x.dtype != "i1":
             ops += ["neg", "abs", "relu"] * 2
@@ -164,7 +203,7 @@ class Program:
             ops += ["gelu", "silu"]
         op = self.rng.choice(ops)
         t = x.dtype if op in ("neg", "abs", "relu", "gelu", "silu") or x.dtype in FLOATS else "f32"
-        self.emit(f"kf.{op} {x.name} : {x.type()}", x.shape, t, x.tshape)
+        return self.emit(f"kf.{op} {x.name} : {x.type()}", x.shape, t, x.tshape)
 
     def partner(self, x):
         y = self.pick(lambda v: v is not x and broadcast(x, v) is not None)
@@ -176,9 +215,9 @@ class Program:
             y = self.new_arg(shape, static_ones=True)
         return y
 
-    def op_binary(self):
-        x = self.pick()
-        y = self.partner(x)
+    def op_binary(self, x=None, y=None):
+        x = x or self.pick()
+        y = y or self.partner(x)
         shape, tshape = broadcast(x, y)
         t = result_type([x, y])
         ops = ["add", "mul", "maximum", "minimum", "div"]
@@ -186,7 +225,7 @@ class Program:
             ops += ["sub", "sub", "pow"]
         op = self.rng.choice(ops)
         rt = "f32" if op == "div" and t not in FLOATS else t
-        self.emit(f"kf.{op} {x.name}, {y.name} : {x.type()}, {y.type()}", shape, rt, tshape)
+        return self.emit(f"kf.{op} {x.name}, {y.name} : {x.type()}, {y.type()}", shape, rt, tshape)
 
     def op_compare(self):
         x = self.pick()
@@ -215,16 +254,18 @@ class Program:
         t = self.rng.choice(targets)
         self.emit(f"kf.cast {x.name} : {x.type()} to {t}", x.shape, t, x.tshape)
 
-    def op_reduce(self):
-        x = self.pick(lambda v: len(v.shape) >= 1)
+    def op_reduce(self, x=None, op=None, dims=None, keep=None):
+        x = x or self.pick(lambda v: len(v.shape) >= 1)
         if x is None:
             return
-        op = self.rng.choice(["sum", "max", "min", "mean"])
+        op = op or self.rng.choice(["sum", "max", "min", "mean"])
         if op == "mean":
             x = self.floaty(x)
         r = len(x.shape)
-        dims = sorted(self.rng.sample(range(r), self.rng.randint(1, r)))
-        keep = self.rng.random() < 0.5
+        if dims is None:
+            dims = sorted(self.rng.sample(range(r), self.rng.randint(1, r)))
+        if keep is None:
+            keep = self.rng.random() < 0.5
 
         def reduced(s):
             return [1 if i in dims else d for i, d in enumerate(s)] if keep else \
@@ -233,7 +274,7 @@ class Program:
         # a non-empty size): kf.max/kf.min over an empty static dim, which
         # the verifier refuses, is never generated.
         t = "i64" if op == "sum" and x.dtype not in FLOATS else x.dtype
-        self.emit(f"kf.{op} {x.name} dims [{', '.join(map(str, dims))}]{' keepdim' if keep else ''} : {x.type()}",
+        return self.emit(f"kf.{op} {x.name} dims [{', '.join(map(str, dims))}]{' keepdim' if keep else ''} : {x.type()}",
                   reduced(x.shape), t, reduced(x.tshape))
 
     def op_reshape(self):
@@ -261,8 +302,10 @@ class Program:
             return
         perm = list(range(len(x.shape)))
         self.rng.shuffle(perm)
-        self.emit(f"kf.transpose {x.name} [{', '.join(map(str, perm))}] : {x.type()}",
-                  [x.shape[p] for p in perm], x.dtype, [x.tshape[p] for p in perm])
+        v = self.emit(f"kf.transpose {x.name} [{', '.join(map(str, perm))}] : {x.type()}",
+                      [x.shape[p] for p in perm], x.dtype, [x.tshape[p] for p in perm])
+        self.views.add(v.name)
+        return v
 
     def op_broadcast(self):
         x = self.pick(lambda v: len(v.shape) <= 2)
@@ -291,8 +334,10 @@ class Program:
         n = self.rng.choice([1, 2, 3, 4])
         b = self.new_arg([a.shape[-1], n], self.rng.choice(["f32", a.dtype]))
         t = result_type([a, b])
-        self.emit(f"kf.matmul {a.name}, {b.name} : {a.type()}, {b.type()}",
-                  a.shape[:-1] + [n], t, a.tshape[:-1] + [b.tshape[-1]])
+        v = self.emit(f"kf.matmul {a.name}, {b.name} : {a.type()}, {b.type()}",
+                      a.shape[:-1] + [n], t, a.tshape[:-1] + [b.tshape[-1]])
+        if len(a.shape) > 2:  # NO_GPU_MAPPING: the batched matmul
+            self.gpu_unmappable.append(self.lines[-1].strip())
 
     def op_softmax(self):
         x = self.pick(lambda v: len(v.shape) >= 1)
@@ -316,6 +361,146 @@ class Program:
                 extra += f" {param} {p.name} : {p.type()}"
         self.emit(f"kf.layer_norm {x.name}{extra} normalized_shape [{', '.join(map(str, norm))}] eps 1.0e-05 : {x.type()}",
                   x.shape, x.dtype, x.tshape)
+
+    # --- Issue 12's shapes: views, siblings, reduction chains, unit-dim
+    # reshapes and small reductions (the programs its fusion rules serve) ---
+
+    def op_slice(self, x=None):
+        """x[start:end:step, ...]: negative and clamped bounds, steps 1 to 3,
+        a dynamic dim only whole; empty now and then (then often summed:
+        the sum of nothing is 0)."""
+        rng = self.rng
+        x = x or self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return
+        starts, ends, steps, shape, tshape = [], [], [], [], []
+        for c, t in zip(x.shape, x.tshape):
+            start, end, step = 0, TO_END, 1
+            if t is not None and rng.random() < 0.7:
+                start = rng.choice([0, rng.randint(-c - 2, c + 2)])
+                end = rng.choice([TO_END, c, rng.randint(-c - 2, c + 2)])
+                step = rng.choice([1, 1, 2, 3])
+                if not range(*slice(start, end, step).indices(c)) and rng.random() < 0.85:
+                    start, end = 0, TO_END  # empty only sometimes
+            n = len(range(*slice(start, end, step).indices(c)))
+            starts.append(start)
+            ends.append(end)
+            steps.append(step)
+            shape.append(n)
+            tshape.append(None if t is None else n)
+        v = self.emit(f"kf.slice {x.name} starts [{', '.join(map(str, starts))}] ends "
+                      f"[{', '.join(map(str, ends))}] steps [{', '.join(map(str, steps))}]"
+                      f" : {x.type()}", shape, x.dtype, tshape)
+        self.views.add(v.name)
+        if 0 in shape and rng.random() < 0.5:
+            self.op_reduce(v, "sum", list(range(len(shape))), rng.random() < 0.5)
+        return v
+
+    def op_permute_use(self):
+        """A permute read by a reduction or an elementwise op; `x + x.t()`
+        when the permute has its input's shape."""
+        rng = self.rng
+        t = self.op_transpose()
+        if t is None:
+            return
+        x = next(v for v in self.vals if v.name == self.lines[-1].split()[3])
+        how = rng.choice(["reduce", "unary", "binary", "binary"])
+        if how == "reduce":
+            return self.op_reduce(t)
+        if how == "unary":
+            return self.op_unary(t)
+        same = broadcast(t, x) is not None and rng.random() < 0.7
+        return self.op_binary(t, x if same else None)
+
+    def op_contiguous(self):
+        """kf.contiguous of a view (a transpose or slice) when there is one."""
+        x = self.pick(lambda v: v.name in self.views) or self.pick()
+        return self.emit(f"kf.contiguous {x.name} : {x.type()}", x.shape, x.dtype, x.tshape)
+
+    def op_siblings(self):
+        """Two or three ops reading the same value (elementwise, reductions
+        over the same or other dims), sometimes combined afterwards."""
+        rng = self.rng
+        x = self.pick()
+        made = []
+        for _ in range(rng.randint(2, 3)):
+            how = rng.choice(["unary", "binary"] + (["reduce"] * 2 if x.shape and not
+                                                    self.pointwise_only else []))
+            v = getattr(self, "op_" + how)(x)
+            if v is not None:
+                made.append(v)
+        if len(made) >= 2 and broadcast(made[0], made[1]) is not None and rng.random() < 0.5:
+            self.op_binary(made[0], made[1])
+
+    def op_reduction_chain(self):
+        """A reduction over the trailing dims, 0 to 2 elementwise ops, then a
+        full reduction of the result (`x.sum(1).sum(0)`)."""
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 2)
+        if x is None:
+            return
+        r = len(x.shape)
+        k = rng.randint(1, r - 1)
+        v = self.op_reduce(x, rng.choice(["sum", "sum", "max", "min", "mean"]),
+                           list(range(r - k, r)), rng.random() < 0.3)
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            v = self.op_unary(v) if rng.random() < 0.6 else self.op_binary(v)
+        return self.op_reduce(v, rng.choice(["sum", "sum", "max", "min", "mean"]),
+                              list(range(len(v.shape))), rng.random() < 0.3)
+
+    def op_unit_reshape(self):
+        """A reduction over the last dim, reshaped to add the unit dim back
+        (`x.sum(-1)[..., None]`, or keepdim then the unit dim dropped and
+        added again), read by an op that broadcasts it over its input."""
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return
+        r = self.op_reduce(x, rng.choice(["sum", "mean", "max", "min"]), [len(x.shape) - 1],
+                           rng.random() < 0.3)
+        if len(r.shape) == len(x.shape):  # keepdim: drop the unit dim first
+            r = self.unit_reshape(r, r.shape[:-1], r.tshape[:-1])
+            if r is None:
+                return
+        r = self.unit_reshape(r, r.shape + [1], r.tshape + [1])
+        if r is None or broadcast(x, r) is None:
+            return
+        return self.op_binary(x, r)
+
+    def unit_reshape(self, x, shape, tshape):
+        """kf.reshape of x to shape (only unit dims added or dropped); None
+        when its dynamic dims cannot be spelled (more than one: kf infers
+        one -1)."""
+        dynamic = [i for i, t in enumerate(tshape) if t is None]
+        if len(dynamic) > 1:
+            return None
+        spec = list(shape)
+        if dynamic:
+            spec[dynamic[0]] = -1
+        elif spec and self.rng.random() < 0.5:
+            spec[self.rng.randrange(len(spec))] = -1
+        return self.emit(f"kf.reshape {x.name} [{', '.join(map(str, spec))}] : {x.type()}",
+                         shape, x.dtype, tshape)
+
+    def op_small_reduction(self):
+        """A reduction over a last dim of 2 to 8: pairwise squared distances
+        (`((a[:, None, :] - b[None, :, :]) ** 2).sum(-1)`), or a value's own
+        short last dim reduced."""
+        rng = self.rng
+        x = self.pick(lambda v: v.shape and 2 <= v.shape[-1] <= 8 and v.tshape[-1] is not None)
+        if x is not None and rng.random() < 0.5:
+            return self.op_reduce(x, rng.choice(["sum", "max", "min", "mean"]),
+                                  [len(x.shape) - 1], rng.random() < 0.5)
+        k = rng.randint(2, 8)
+        t = rng.choice(["f32", "f32", "f16", "f64"])
+        a = self.new_arg([rng.choice([1, 2, 3, 5, 8]), k], t, static=True)
+        b = self.new_arg([rng.choice([1, 2, 3, 4, 8]), k], t, static=True)
+        ar = self.unit_reshape(a, [a.shape[0], 1, k], [a.shape[0], 1, k])
+        br = self.unit_reshape(b, [1, b.shape[0], k], [1, b.shape[0], k])
+        d = self.emit(f"kf.sub {ar.name}, {br.name} : {ar.type()}, {br.type()}",
+                      [a.shape[0], b.shape[0], k], t)
+        sq = self.emit(f"kf.mul {d.name}, {d.name} : {d.type()}, {d.type()}", d.shape, t)
+        return self.op_reduce(sq, "sum", [2], False)
 
     def text(self, lines=None, outputs=None, args=None):
         """The function (with a `// DIMS @name:` line when it has `?` dims)

@@ -32,11 +32,11 @@ bool hasCrossThreadOps(gpu::LaunchOp launch) {
          !launch.getWorkgroupAttributions().empty();
 }
 
-LogicalResult emulate(gpu::LaunchOp launch) {
+LogicalResult emulate(gpu::LaunchOp launch, bool reverseBlocks) {
   if (launch.getAsyncToken())
     return launch.emitError("kf-emulate-gpu-launches: an async launch");
   if (hasCrossThreadOps(launch))
-    return kfuse::gpu::emulateSynchronizedLaunch(launch);
+    return kfuse::gpu::emulateSynchronizedLaunch(launch, reverseBlocks);
   OpBuilder b(launch);
   Location loc = launch.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -55,10 +55,14 @@ LogicalResult emulate(gpu::LaunchOp launch) {
   SmallVector<std::pair<Value, Value>> loops = {
       {blockIds.z, grid.z},  {blockIds.y, grid.y},  {blockIds.x, grid.x},
       {threadIds.z, block.z}, {threadIds.y, block.y}, {threadIds.x, block.x}};
-  for (auto [id, bound] : loops) {
+  for (auto [i, loopOver] : llvm::enumerate(loops)) {
+    auto [id, bound] = loopOver;
     auto loop = scf::ForOp::create(b, loc, zero, bound, one);
-    mapping.map(id, loop.getInductionVar());
     b.setInsertionPointToStart(loop.getBody());
+    bool isBlock = i < 3;
+    mapping.map(id, isBlock ? kfuse::gpu::blockIndex(b, loc, loop.getInductionVar(), bound,
+                                                     reverseBlocks)
+                            : loop.getInductionVar());
   }
   for (Operation &op : launch.getBody().front().without_terminator())
     b.clone(op, mapping);
@@ -68,11 +72,12 @@ LogicalResult emulate(gpu::LaunchOp launch) {
 
 struct KfEmulateGpuLaunchesPass
     : kfuse::impl::KfEmulateGpuLaunchesBase<KfEmulateGpuLaunchesPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     for (gpu::LaunchOp launch : launches)
-      if (failed(emulate(launch)))
+      if (failed(emulate(launch, reverseBlocks)))
         return signalPassFailure();
   }
 };

@@ -24,7 +24,8 @@ bool synchronizes(Operation *op) {
 
 class Emulator {
 public:
-  Emulator(::mlir::gpu::LaunchOp launch) : launch(launch), b(launch), loc(launch.getLoc()) {}
+  Emulator(::mlir::gpu::LaunchOp launch, bool reverseBlocks)
+      : launch(launch), b(launch), loc(launch.getLoc()), reverseBlocks(reverseBlocks) {}
 
   LogicalResult run() {
     // Before the block loops: thread count, shared memory, per-thread arrays.
@@ -55,8 +56,8 @@ public:
       auto loop = scf::ForOp::create(b, loc, zero, bound, one);
       if (id == ids.z) // arrays are allocated before the block loops
         preheader = OpBuilder::InsertPoint(loop->getBlock(), Block::iterator(loop));
-      uniform.map(id, loop.getInductionVar());
       b.setInsertionPointToStart(loop.getBody());
+      uniform.map(id, blockIndex(b, loc, loop.getInductionVar(), bound, reverseBlocks));
     }
     SmallVector<Operation *> body;
     for (Operation &op : launch.getBody().front().without_terminator())
@@ -74,6 +75,7 @@ private:
   ::mlir::gpu::LaunchOp launch;
   OpBuilder b;
   Location loc;
+  bool reverseBlocks;
   OpBuilder::InsertPoint preheader;
   Value zero, one, threads, bdx, bdy;
   IRMapping uniform; // values the same in every thread of a block
@@ -313,8 +315,15 @@ private:
 
 } // namespace
 
-LogicalResult emulateSynchronizedLaunch(::mlir::gpu::LaunchOp launch) {
-  return Emulator(launch).run();
+LogicalResult emulateSynchronizedLaunch(::mlir::gpu::LaunchOp launch, bool reverseBlocks) {
+  return Emulator(launch, reverseBlocks).run();
+}
+
+Value blockIndex(OpBuilder &b, Location loc, Value iv, Value bound, bool reverseBlocks) {
+  if (!reverseBlocks)
+    return iv;
+  Value last = arith::SubIOp::create(b, loc, bound, arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::SubIOp::create(b, loc, last, iv);
 }
 
 } // namespace kfuse::gpu

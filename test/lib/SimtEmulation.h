@@ -13,8 +13,15 @@ namespace kfuse::gpu {
 /// across a synchronization are kept per thread in arrays, a shuffle reads
 /// the other lane's array slot, a loop or branch holding a synchronization
 /// runs once for the block (loops must have the same bounds in every
-/// thread; a branch is taken per thread through a mask). For tests only.
-mlir::LogicalResult emulateSynchronizedLaunch(mlir::gpu::LaunchOp launch);
+/// thread; a branch is taken per thread through a mask). Blocks run in
+/// order, or from the last with `reverseBlocks`. For tests only.
+mlir::LogicalResult emulateSynchronizedLaunch(mlir::gpu::LaunchOp launch,
+                                              bool reverseBlocks);
+
+/// The block index of iteration `iv` of a loop over `bound` blocks: `iv`,
+/// or `bound - 1 - iv` when the blocks run from the last.
+mlir::Value blockIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value iv,
+                       mlir::Value bound, bool reverseBlocks);
 
 } // namespace kfuse::gpu
 

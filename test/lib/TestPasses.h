@@ -12,8 +12,9 @@ namespace kfuse {
 #define GEN_PASS_REGISTRATION
 #include "test/lib/TestPasses.h.inc"
 
-/// Registers kf-gpu-emulation-pipeline (the GPU
-/// pipeline up to its launches, run as host loops): kfuse-opt only.
+/// Registers kf-gpu-emulation-pipeline (the GPU pipeline up to its
+/// launches, run as host loops) and kf-gpu-emulation-reversed-pipeline (the
+/// same, each launch's blocks from the last): kfuse-opt only.
 void registerKfuseTestPipelines();
 
 } // namespace kfuse

@@ -26,6 +26,11 @@ def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {
     be the same in every thread; its iterations are in lockstep, so a
     missing barrier at the end of a loop body goes unnoticed). Not part of
     any compilation pipeline: kf-gpu-emulation-pipeline uses it for tests.
+    Blocks run one after the other, in order or (`reverse-blocks`, used by
+    kf-gpu-emulation-reversed-pipeline) from the last; atomics
+    (memref.atomic_rmw) and fences run as the host's, so a kernel whose
+    last block to take a ticket finishes the work is run with either block
+    last.
 
     Before:
     ```mlir
@@ -44,6 +49,13 @@ def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {
     }
     ```
   }];
+  let options = [
+    Option<"reverseBlocks", "reverse-blocks", "bool", "false",
+           "run the blocks from the last to the first: blocks of a GPU "
+           "launch run in any order, and a kernel whose last block finishes "
+           "the others' work (an atomic ticket) must not depend on which "
+           "block that is">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 

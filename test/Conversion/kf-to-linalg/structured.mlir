@@ -41,10 +41,14 @@ func.func @matmul_dynamic(%a: tensor<4x?xf32>, %b: tensor<?x2xf32>) -> tensor<4x
 
 // -----
 
-// transpose is a copy kernel: linalg.transpose.
+// transpose is a view; returned, it must exist as a tensor: a copy kernel
+// (marked kf.view) whose input map is the permutation's inverse. Result
+// dim i is input dim perm[i], so input dims (0, 1, 2) are read at loops
+// (d1, d2, d0).
+// CHECK-DAG: #[[PERM:.*]] = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
 // CHECK-LABEL: func.func @transpose
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4x2x3xf32>
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<2x3x4xf32>) outs(%[[E]] : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// CHECK: linalg.generic {indexing_maps = [#[[PERM]], #{{.*}}], {{.*}} ins(%{{.*}} : tensor<2x3x4xf32>) outs(%[[E]] : tensor<4x2x3xf32>) attrs = {kf.op = "transpose", kf.view}
 func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = kf.transpose %x [2, 0, 1] : tensor<2x3x4xf32>
   return %0 : tensor<4x2x3xf32>

@@ -9,8 +9,10 @@
 // CHECK-LABEL: func.func @negative
 // CHECK: kf.transpose %{{.*}} [-1, 0, -2] : tensor<2x3x4xf32>
 // CHECK: return %{{.*}} : tensor<4x2x3xf32>
+// [-1, 0, -2] is [2, 0, 1]: input dims (0, 1, 2) are read at loops (d1, d2, d0).
+// LINALG-DAG: #[[PERM:.*]] = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
 // LINALG-LABEL: func.func @negative
-// LINALG: linalg.transpose ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// LINALG: linalg.generic {indexing_maps = [#[[PERM]], #{{.*}}], {{.*}} ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<4x2x3xf32>) attrs = {kf.op = "transpose", kf.view}
 func.func @negative(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = kf.transpose %x [-1, 0, -2] : tensor<2x3x4xf32>
   return %0 : tensor<4x2x3xf32>

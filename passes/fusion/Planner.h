@@ -1,0 +1,93 @@
+//===- Planner.h - the state of kernel grouping (fusion internals) -*- C++ -*-===//
+//
+// The greedy grouping of kf-form-kernels, shared by the files that
+// implement its steps: FusionPolicy.cpp (each producer/consumer edge, then
+// the merge of two groups), SiblingFusion.cpp (groups that read the same
+// tensor) and Recompute.cpp (a cheap producer copied into its consumer).
+// Private to passes/fusion.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_FUSION_PLANNER_H
+#define KFUSE_PASSES_FUSION_PLANNER_H
+
+#include "passes/fusion/FusionPolicy.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace kfuse::fusion {
+
+struct Group {
+  std::vector<unsigned> nodes;
+  unsigned last = 0;           // its node latest in program order
+  std::vector<unsigned> exits; // nodes of other groups that its nodes feed
+  std::optional<unsigned> matmul;
+  /// Its family of reductions over rows (one of them), and the family of
+  /// full reductions of those rows' results that ends a reduction chain.
+  std::optional<unsigned> reduction, finalReduction;
+  bool hasSmallReduction = false; // unrolled in a thread: a flat kernel
+  /// The distinct iteration spaces of its pointwise nodes (one or two in
+  /// practice), so a merge checks rows in time independent of group size.
+  std::vector<Domain> pointwiseDomains;
+};
+
+class Planner {
+public:
+  Planner(const KernelGraph &graph, const FusionOptions &options,
+          analysis::SymbolicShapes &shapes, const Isolation &isolated);
+  FusionPlan run();
+
+private:
+  const KernelGraph &g;
+  const FusionOptions &opt;
+  analysis::SymbolicShapes &shapes;
+  const Isolation &isolated;
+  std::vector<std::vector<unsigned>> succ;
+  std::vector<Group> groups;
+  std::vector<unsigned> groupOf;
+  std::vector<KernelKind> kinds; // how each node fuses (see kindOf)
+  std::vector<bool> small;       // unrolled small reductions
+  unsigned lastMerged = 0;       // the latest node in a group of several
+  /// Producer/consumer pairs a rule refused: never in one kernel.
+  struct Separation {
+    unsigned producer, consumer;
+    EdgeDecision decision; // the reason and, when switched off, the rule
+  };
+  std::vector<Separation> separate;
+
+  // FusionPolicy.cpp
+  KernelKind kindOf(unsigned n) const;
+  bool isSmallReduction(unsigned n) const;
+  void findSmallReductions();
+  const Domain &domainOf(unsigned n) const;
+  EdgeDecision refuse(Reason r, llvm::StringRef rule = {}) const {
+    return {r, rule.str()};
+  }
+  EdgeDecision rule(llvm::StringRef name, bool enabled) const;
+  EdgeDecision localRule(const Edge &e);
+  bool inlinedInConsumer(const Edge &e) const;
+  bool readsOwnRow(const Edge &e) const;
+  bool sameReduction(unsigned a, unsigned b) const;
+  bool chains(unsigned rows, unsigned full) const;
+  EdgeDecision reductionsFit(const Group &x, const Group &y,
+                             std::optional<unsigned> &rows,
+                             std::optional<unsigned> &full) const;
+  bool fitsRows(const Domain &domain, std::optional<unsigned> rows,
+                std::optional<unsigned> full) const;
+  bool makesCycle(unsigned a, unsigned b);
+  EdgeDecision canMerge(unsigned a, unsigned b);
+  void join(unsigned a, unsigned b);
+  EdgeDecision merge(const Edge &e, EdgeDecision local);
+  void debugDecision(const Edge &e, const EdgeDecision &d) const;
+
+  // SiblingFusion.cpp
+  void fuseSiblings(FusionPlan &plan);
+  bool sameSpace(const Group &x, const Group &y) const;
+
+  // Recompute.cpp
+  int64_t typicalBytes(mlir::Value v);
+  void recompute(FusionPlan &plan);
+};
+
+} // namespace kfuse::fusion
+
+#endif // KFUSE_PASSES_FUSION_PLANNER_H

@@ -1,0 +1,99 @@
+//===- Recompute.cpp - a cheap producer copied into its consumer's kernel -===//
+//
+// After grouping, an elementwise producer left on the other side of a
+// boundary is recomputed in its consumer's kernel when reading the
+// producer's inputs there moves fewer bytes than reading its result (as
+// Inductor's scheduler does for cheap pointwise nodes).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/fusion/Planner.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "kf-form-kernels"
+
+using namespace mlir;
+
+namespace kfuse::fusion {
+
+/// Bytes at typical sizes (every dynamic dim 1024), for comparisons only.
+int64_t Planner::typicalBytes(Value v) {
+  std::vector<std::optional<int64_t>> symbols(shapes.symbolMeanings().size(),
+                                              1024);
+  return shapes.bytes(v).evaluate(symbols).value_or(0);
+}
+
+void Planner::recompute(FusionPlan &plan) {
+  if (!opt.enabled || !opt.recompute)
+    return;
+  for (unsigned i = 0; i < g.edges.size(); ++i) {
+    const Edge &e = g.edges[i]; // not a structured binding: lambdas use it
+    const Node &p = g.nodes[e.producer];
+    unsigned cg = groupOf[e.consumer];
+    const Group &consumerGroup = groups[cg];
+    // The copy is read by the consumer alone: merging bodies computes it
+    // at each element the consumer reads, unless a reshape stands between
+    // (then it must be read in place).
+    bool readable = e.direct || (e.readMap.isIdentity() &&
+                                 p.outDomain == domainOf(e.consumer));
+    if (plan.decisions[i].reason == Reason::Fused ||
+        plan.decisions[i].reason == Reason::FusionOff ||
+        p.kind != KernelKind::Pointwise || e.throughReshape || !readable ||
+        isolated.alone[e.producer] || isolated.alone[e.consumer] ||
+        (opt.maxOps && consumerGroup.nodes.size() + 1 > opt.maxOps) ||
+        !fitsRows(p.domain, consumerGroup.reduction,
+                  consumerGroup.finalReduction) ||
+        (consumerGroup.matmul &&
+         p.domain != g.nodes[*consumerGroup.matmul].outDomain))
+      continue;
+    // Only rules that would fuse the pair (not the producer's other
+    // readers) may be bypassed.
+    EdgeDecision local = localRule(e);
+    if (local.reason != Reason::Fused && local.reason != Reason::NotInPlace)
+      continue;
+    // The clone reads the producer's inputs; it must not need a value that
+    // only the producer's own kernel has.
+    auto inputs = cast<linalg::LinalgOp>(p.op).getDpsInputs();
+    bool inputsAvailable = llvm::all_of(inputs, [&](Value v) {
+      bool reshaped = false;
+      auto src = g.producerOf(v, reshaped);
+      return !src || groupOf[*src] != groupOf[e.producer];
+    });
+    if (!inputsAvailable)
+      continue;
+    // What the consumer's kernel reads already costs nothing more.
+    llvm::DenseSet<Value> alreadyRead;
+    for (unsigned n : consumerGroup.nodes)
+      if (n != e.consumer)
+        for (Value v : cast<linalg::LinalgOp>(g.nodes[n].op).getDpsInputs())
+          alreadyRead.insert(v);
+    int64_t dup = 0;
+    for (Value v : inputs)
+      if (!alreadyRead.contains(v))
+        dup += typicalBytes(v);
+    // Keeping the boundary costs the consumer kernel's read of the result
+    // (unless another of its ops reads it anyway), and the producer's write
+    // when this consumer is its only reader outside its kernel.
+    Value result = p.op->getResult(0);
+    int64_t keep = alreadyRead.contains(result) ? 0 : typicalBytes(result);
+    bool onlyReader = llvm::all_of(result.getUsers(), [&](Operation *user) {
+      auto it = g.nodeOf.find(user);
+      return it != g.nodeOf.end() &&
+             (it->second == e.consumer ||
+              groupOf[it->second] == groupOf[e.producer]);
+    });
+    if (onlyReader)
+      keep += typicalBytes(result);
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] recompute " << p.opName << "#"
+                            << e.producer << " in the kernel of " << e.consumer
+                            << "? reads " << dup << " bytes more, saves " << keep
+                            << (dup < keep ? ": yes\n" : ": no\n"));
+    if (dup < keep) {
+      plan.decisions[i] = {Reason::Recomputed, "recompute"};
+      plan.recomputed.push_back(i);
+    }
+  }
+}
+
+} // namespace kfuse::fusion
