@@ -141,3 +141,36 @@ func.func @softmax8(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = kf.softmax %x dim 1 : tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// x.sum(-1)[..., None] * x: the unit dim added after the reduction is no
+// boundary; the product reads each row's sum (row-persistent). Eager sum
+// (2048 + 64) + mul (2048 + 64 + 2048); fused reads x, writes the product.
+// CHECK-LABEL: function @sum_unsqueeze_mul
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 2 1
+// CHECK-NEXT: transfers 5 2
+// CHECK-NEXT: elements 6272 4096
+// MAP-LABEL: func.func @sum_unsqueeze_mul
+// MAP: kind reduction mapping row
+func.func @sum_unsqueeze_mul(%x: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %s = kf.sum %x dims [-1] : tensor<64x32xf32>
+  %u = kf.reshape %s [64, 1] : tensor<64xf32>
+  %y = kf.mul %x, %u : tensor<64x32xf32>, tensor<64x1xf32>
+  return %y : tensor<64x32xf32>
+}
+
+// a - a.sum(1) on a square matrix broadcasts the sums over the other axis:
+// row i needs row j's sum, so the sum is a kernel of its own (other-row),
+// and both kernels have a GPU mapping.
+// CHECK-LABEL: function @square_other_row
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 2 2
+// CHECK: (sum -> sub): other-row
+// MAP-LABEL: func.func @square_other_row
+// MAP: kind reduction mapping row
+// MAP: kind pointwise mapping flat
+func.func @square_other_row(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %s = kf.sum %a dims [1] : tensor<64x64xf32>
+  %y = kf.sub %a, %s : tensor<64x64xf32>, tensor<64xf32>
+  return %y : tensor<64x64xf32>
+}
