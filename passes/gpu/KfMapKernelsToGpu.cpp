@@ -4,7 +4,7 @@
 // results, its buffers allocated before it: kf-hoist-kernel-buffers) whose
 // mapping kf-assign-kernel-mappings decided on tensors becomes its launch,
 // named after it, one launch a kernel; the emitters (PointwiseKernels,
-// RowKernels, TwoStageReductions, MatmulKernels) write the launch's body
+// RowKernels, LastBlockReductions, MatmulKernels) write the launch's body
 // and do not analyse the kernel again. A kernel whose last block finishes
 // the work of the others (grid_reduction, row_chain) gets its ticket
 // counter here, a memref.global `<kernel>_ticket` of the module.
@@ -265,7 +265,7 @@ struct KfMapKernelsToGpuPass
   }
 
   /// A counter for each kernel whose last block finishes the work: one
-  /// i32, 0 between launches (TwoStageReductions.cpp says what this
+  /// i32, 0 between launches (LastBlockReductions.cpp says what this
   /// assumes). Outlining copies it into the gpu.module (a PTX .global); the
   /// host runtime and the emulation use this one.
   Tickets createTickets() {

@@ -1,6 +1,6 @@
 //===- RowEmitter.h - the pieces of the row kernel mappings -----*- C++ -*-===//
 //
-// Shared by RowKernels.cpp (a block per row) and TwoStageReductions.cpp
+// Shared by RowKernels.cpp (a block per row) and LastBlockReductions.cpp
 // (full reductions and row chains, finished by the last block in the same
 // launch): the layout of a row kernel and the code one block runs for each
 // of its ops.
@@ -176,7 +176,7 @@ inline scf::ForOp RowEmitter::columns(ValueRange inits, Body body) {
       });
 }
 
-/// The single reduction of a full reduction kernel (TwoStageReductions.cpp:
+/// The single reduction of a full reduction kernel (LastBlockReductions.cpp:
 /// one launch, the last block combines), or null.
 linalg::GenericOp gridReductionOf(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
 /// Maps such a kernel at `b` as one launch `<name>` (the ops are left in

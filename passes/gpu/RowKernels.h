@@ -12,7 +12,7 @@ namespace kfuse::gpu {
 /// How a reduction kernel is launched, always as one launch: a block per
 /// row; a full reduction as a grid whose last block combines the blocks'
 /// partials; a row kernel followed by a final reduction of all its rows,
-/// which the last block runs (both in TwoStageReductions.cpp).
+/// which the last block runs (both in LastBlockReductions.cpp).
 enum class RowLaunch { BlockPerRow, GridReduction, RowChain };
 
 /// A row kernel: linalg ops over the same rows (the parallel loops of its

@@ -1,4 +1,4 @@
-//===- TwoStageReductions.cpp - reductions finished by the last block ----===//
+//===- LastBlockReductions.cpp - reductions finished by the last block ---===//
 //
 // Two kernel shapes whose reduction needs every block's work, each one
 // launch (as the report counts it):
