@@ -67,3 +67,12 @@ func.func @dynamic_sliced(%x: tensor<?x8xf32>) {
   %0 = kf.slice %x starts [1, 0] ends [9223372036854775807, 8] steps [1, 1] : tensor<?x8xf32>
   return
 }
+
+// -----
+
+// kf.contiguous copies its input: the result type is the input's.
+func.func @contiguous_other_type(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'kf.contiguous' op requires the same type for all operands and results}}
+  %0 = "kf.contiguous"(%x) : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return
+}
