@@ -254,11 +254,29 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
     kf-form-kernels with the given options) side by side: kernels,
     array-sized transfers (each kernel reads each input once and writes each
     output once), elements moved and bytes moved; then every fused kernel
-    with its ops, reads and writes; then every boundary with its reason.
+    with its ops, reads and writes; then every boundary with its reason
+    (`rule-disabled: row-persistent=false` names the switch that keeps it).
     Sizes with dynamic dims are polynomials in d0, d1, ... (the dynamic dims
     of the arguments, in order); `dims=d0=1024` gives them values.
-    `format=json` prints one JSON document instead. The IR passes through
-    unchanged; the report goes to stdout.
+
+    `format=json` prints one JSON document instead (`"schema_version": 1`
+    at its top, with `"functions"`). `format=dot` draws the fused kernels
+    with Graphviz: one `digraph` for the module, a cluster per function and
+    in it a cluster per kernel (its name and kind) holding its ops, the
+    arguments and results as ellipses, an edge per tensor an op reads, and
+    each edge between two kernels in red, labelled with the boundary's
+    reason and the bytes of that tensor (an op recomputed in several
+    kernels is drawn in each).
+
+    The IR passes through unchanged; the report goes to stdout, or to
+    `report-file=PATH`, written whole or not at all (a regular file is
+    replaced through a temporary; a directory or the input file is refused
+    before any work):
+    ```
+    kfuse-opt examples/softmax.mlir \
+        "--kf-kernel-report=format=dot row-persistent=false report-file=softmax.dot" \
+        -o /dev/null && dot -Tsvg softmax.dot -o softmax.svg
+    ```
 
     Before: any kf (or linalg) module. Output for examples/add_relu.mlir:
     ```
@@ -270,14 +288,18 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"format", "format", "::kfuse::report::ReportFormat",
-           "::kfuse::report::ReportFormat::Text", "text or json",
+           "::kfuse::report::ReportFormat::Text", "text, json or dot",
            [{::llvm::cl::values(
              clEnumValN(::kfuse::report::ReportFormat::Text, "text",
                         "tables, for people"),
              clEnumValN(::kfuse::report::ReportFormat::Json, "json",
-                        "one JSON document"))}]>,
+                        "one JSON document"),
+             clEnumValN(::kfuse::report::ReportFormat::Dot, "dot",
+                        "a Graphviz graph of the fused kernels"))}]>,
     ListOption<"dims", "dims", "std::string",
                "values of the dynamic dims: d0=1024,d1=8">,
+    Option<"reportFile", "report-file", "std::string", "",
+           "write the report to this file instead of stdout">,
   ] # KfFusionOptions;
   // It runs kf-to-linalg and kf-form-kernels on a copy of the module.
   let dependentDialects = [
@@ -394,6 +416,38 @@ def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp">
            "map kernels no mapping serves `serial` instead of refusing "
            "them (host CPU kernels only)">,
   ];
+}
+
+def KfMaterializeKernelResults : Pass<"kf-materialize-kernel-results"> {
+  let summary = "Copy inside a kernel whatever it yields but does not compute";
+  let description = [{
+    Runs after the canonicalizer that follows kf-assign-kernel-mappings and
+    before one-shot-bufferize. Canonicalization erases a linalg.generic that
+    only copies its input, so a kernel that was only a copy (a returned
+    slice `x[:, :2]`, read through a tensor.extract_slice) is left yielding
+    a value made outside it: bufferization would turn that into a strided
+    memref.copy on the host, which no device can run, and the kernel the
+    report counted would have no launch. Each such value gets its identity
+    copy back, inside the kernel.
+
+    Before:
+    ```mlir
+    %s = tensor.extract_slice %x[0, 0] [4, 2] [1, 1] : tensor<4x6xf32> to tensor<4x2xf32>
+    %r = kf.kernel "pointwise_slice_0" kind pointwise mapping flat -> tensor<4x2xf32> {
+      kf.yield %s : tensor<4x2xf32>
+    }
+    ```
+    After:
+    ```mlir
+    %r = kf.kernel "pointwise_slice_0" kind pointwise mapping flat -> tensor<4x2xf32> {
+      %e = tensor.empty() : tensor<4x2xf32>
+      %c = linalg.generic {indexing_maps = [#id, #id], ...} ins(%s : tensor<4x2xf32>)
+             outs(%e : tensor<4x2xf32>) attrs = {kf.op = "copy"} { linalg.yield %in : f32 }
+      kf.yield %c : tensor<4x2xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
 }
 
 def KfHoistKernelBuffers : Pass<"kf-hoist-kernel-buffers"> {

@@ -352,15 +352,22 @@ void Runtime::synchronize() {
                                                              std::string(records.back().name) +
                                                              ")";
   check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize", running);
+  if (!anchor)
+    anchor = origin;
   for (const Pending &p : pending) {
-    float ms = 0, at = 0;
+    float ms = 0, since = 0;
     check(driver.cuEventElapsedTime(&ms, p.start, p.stop), "cuEventElapsedTime",
           records[p.record].name);
-    check(driver.cuEventElapsedTime(&at, origin, p.start), "cuEventElapsedTime",
+    check(driver.cuEventElapsedTime(&since, anchor, p.start), "cuEventElapsedTime",
           records[p.record].name);
-    records[p.record].duration_us = ms * 1e3;
-    records[p.record].start_us = at * 1e3;
-    freeEvents.push_back(p.start);
+    records[p.record].duration_us = double(ms) * 1e3;
+    anchorUs += double(since) * 1e3;
+    records[p.record].start_us = anchorUs;
+    // p.start is the next anchor; the previous one is free again (origin
+    // is kept: it is the clock's zero).
+    if (anchor != origin)
+      freeEvents.push_back(anchor);
+    anchor = p.start;
     freeEvents.push_back(p.stop);
   }
   pending.clear();

@@ -87,6 +87,12 @@ private:
   CUcontext context = nullptr;
   CUstream stream = nullptr;
   CUevent origin = nullptr;
+  // The last start event timed and its time from `origin` in µs: each start
+  // is timed from the one before (cuEventElapsedTime gives float ms, whose
+  // 24-bit mantissa would round a time from `origin` to ~8 µs after 100 s;
+  // an interval between launches keeps its sub-µs digits).
+  CUevent anchor = nullptr;
+  double anchorUs = 0;
   struct Pending {
     size_t record;
     CUevent start, stop;

@@ -9,7 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 example="${1:-examples/add_relu.mlir}"
 shift || true
-bash scripts/build.sh >/dev/null
+# The build's own progress (ninja's [n/N] lines; a first build takes
+# minutes) goes to stderr, so that stdout holds the report alone.
+echo "== building: scripts/build.sh ==" >&2
+bash scripts/build.sh >&2
 echo "== build/bin/kfuse-run $example --check $* =="
 extra=()
 # The MLP's batch is dynamic: give it one.

@@ -4,8 +4,13 @@
 set -euo pipefail
 
 # gcc: kfuse-compile --emit=lib links the libraries it writes with `cc`.
+# nlohmann-json3-dev: kfuse-run's JSON (header-only; kfuse-run links no LLVM).
+# python3-jsonschema: the tests validate every JSON output against its schema.
+# graphviz: `dot` draws the kernel graph as SVG (optional for kfuse itself).
+# python3-venv: the PyTorch environment of kfuse-import (below).
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-      cmake ninja-build gcc g++ python3 python3-numpy zlib1g-dev libzstd-dev)
+      cmake ninja-build gcc g++ python3 python3-numpy python3-venv zlib1g-dev libzstd-dev
+      nlohmann-json3-dev python3-jsonschema graphviz)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -18,15 +23,35 @@ done
 # /usr/lib/llvm-22/build/utils/lit/lit.py, which test/ uses directly.
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all packages present"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    SUDO="sudo"
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  SUDO="sudo"
+# PyTorch for kfuse-import and its tests, in a virtual environment of its own
+# outside the work tree, so that every clone (CI's included) shares one
+# install. Debian has no PyTorch; PyPI's wheel is the only source here. The
+# environment sees Debian's numpy (--system-site-packages), so kfuse's tests
+# and the importer use the same numpy. KFUSE_VENV moves it; KFUSE_NO_TORCH=1
+# skips it (the importer's tests are then reported as unsupported, and fail
+# under CI=true).
+TORCH_VERSION=2.15.0
+venv="${KFUSE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kfuse/venv}"
+if [ "${KFUSE_NO_TORCH:-0}" = 1 ]; then
+  echo "setup: KFUSE_NO_TORCH=1: not installing PyTorch"
+elif "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH_VERSION')" 2>/dev/null; then
+  echo "setup: PyTorch $TORCH_VERSION present in $venv"
+else
+  echo "setup: installing PyTorch $TORCH_VERSION into $venv (a few minutes, about 3 GB)"
+  mkdir -p "$(dirname "$venv")"
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/python" -m pip install --disable-pip-version-check --progress-bar off -q "torch==$TORCH_VERSION"
+  "$venv/bin/python" -c "import torch; print('setup: PyTorch', torch.__version__)"
 fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -109,3 +109,52 @@ ptxas = shutil.which("ptxas") or (
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# PyTorch for kfuse-import's tests (test/Import): the Python of
+# KFUSE_TORCH_PYTHON, else of the venv scripts/setup.sh makes
+# (KFUSE_VENV, else ${XDG_CACHE_HOME:-$HOME/.cache}/kfuse/venv). The probe
+# only asks whether torch can be found (importing it takes ~10 s). Where it
+# cannot, the tests that need it are unsupported, except under CI=true, where
+# a missing PyTorch is an error: CI must not skip the importer's tests.
+def torch_python():
+    given = os.environ.get("KFUSE_TORCH_PYTHON")
+    if given:
+        return given
+    venv = os.environ.get("KFUSE_VENV") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "kfuse", "venv")
+    return os.path.join(venv, "bin", "python")
+
+
+def has_torch(python):
+    if not os.access(python, os.X_OK):
+        return False
+    try:
+        found = subprocess.run(
+            [python, "-c", "import importlib.util, sys; "
+             "sys.exit(importlib.util.find_spec('torch') is None)"],
+            capture_output=True, timeout=60)
+        return found.returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+torch_py = torch_python()
+if has_torch(torch_py):
+    config.available_features.add("torch")
+elif os.environ.get("CI", "").lower() == "true":
+    lit_config.fatal(f"CI=true but PyTorch is missing ({torch_py} cannot import torch): run "
+                     "scripts/setup.sh (without KFUSE_NO_TORCH=1) so that the importer's "
+                     "tests (test/Import) run")
+config.substitutions.append(("%torch-python", torch_py))
+config.substitutions.append(
+    ("%kfuse_import", torch_py + " " + os.path.join(config.kfuse_src_root, "importer",
+                                                    "kfuse-import")))
+
+# Graphviz's `dot` renders kf-kernel-report's format=dot (test/Report).
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+
+# kfuse-run's compile cache: the tests' own, under the build tree, never the
+# user's ~/.cache (tests that test the cache's location unset or set it).
+config.environment["KFUSE_CACHE_DIR"] = os.path.join(config.test_exec_root, "kfuse-cache")

@@ -18,7 +18,9 @@ std::string reasonWords(Reason r, StringRef rule) {
   case Reason::Fused: return ("fused (" + rule + ")").str();
   case Reason::Recomputed: return "producer recomputed in the consumer's kernel";
   case Reason::FusionOff: return "fusion is off (eager boundaries)";
-  case Reason::RuleDisabled: return ("rule disabled: " + rule).str();
+  // The switch that turns the rule back on, as the user writes it (the
+  // reason's code already says "rule-disabled").
+  case Reason::RuleDisabled: return (rule + "=false").str();
   case Reason::ProducerReduction: return "producer is a reduction";
   case Reason::DuplicateReduction: return "would duplicate a reduction";
   case Reason::ReductionMismatch: return "reductions over different dims or sizes";

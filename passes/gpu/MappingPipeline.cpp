@@ -25,6 +25,8 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   assign.serialFallback = host;
   pm.addPass(createKfAssignKernelMappings(assign));
   pm.addPass(createCanonicalizerPass());
+  // Puts back the copies of copy-only kernels the canonicalizer erased.
+  pm.addPass(createKfMaterializeKernelResults());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -9,9 +9,12 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "passes/fusion/KernelRegions.h"
 #include "passes/report/KernelReport.h"
+#include "passes/report/ReportFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
+
+#include <set>
 
 
 namespace kfuse {
@@ -76,8 +79,11 @@ struct KfKernelReportPass
   friend fusion::FusionOptions fusion::readFusionOptions(const T &);
 
   /// Lowers and forms kernels on a copy of the module, nested in it for the
-  /// time of the analysis so that the pass manager may run on it.
-  FailureOr<ModuleOp> formedCopy(bool fused) {
+  /// time of the analysis so that the pass manager may run on it. With
+  /// `graphs`, the op graph of each function is recorded between the two.
+  FailureOr<ModuleOp>
+  formedCopy(bool fused,
+             std::map<std::string, report::OpGraph> *graphs = nullptr) {
     ModuleOp module = getOperation();
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
@@ -87,10 +93,14 @@ struct KfKernelReportPass
     if (!fused)
       switches.enabled = false;
     KfFormKernelsOptions options = fusion::toPassOptions(switches);
-    OpPassManager pm(ModuleOp::getOperationName());
-    pm.addPass(createKfToLinalg());
-    pm.addPass(createKfFormKernels(options));
-    if (failed(runPipeline(pm, copy))) {
+    OpPassManager lower(ModuleOp::getOperationName());
+    lower.addPass(createKfToLinalg());
+    OpPassManager form(ModuleOp::getOperationName());
+    form.addPass(createKfFormKernels(options));
+    bool lowered = succeeded(runPipeline(lower, copy));
+    if (lowered && graphs)
+      *graphs = report::tagOpGraphs(copy, switches.enabled);
+    if (!lowered || failed(runPipeline(form, copy))) {
       copy.erase();
       return failure();
     }
@@ -126,6 +136,46 @@ struct KfKernelReportPass
              << "kf-kernel-report: max-ops must be a number of ops from 0 "
                 "(no limit) to 4294967295, got '"
              << maxOps << "'";
+    if (reportFile.getNumOccurrences() || toFile())
+      if (llvm::Error error = report::checkReportFile(reportFile, {}))
+        return emitError(UnknownLoc::get(ctx))
+               << "kf-kernel-report: " << llvm::toString(std::move(error));
+    return success();
+  }
+
+  /// Whether the report goes to report-file ("-" is stdout, as without it).
+  bool toFile() const { return !reportFile.empty() && reportFile != "-"; }
+
+  /// The files the module was read from, as its locations name them: the
+  /// report may not replace one.
+  std::vector<std::string> inputFiles() {
+    std::set<std::string> files;
+    auto add = [&](Location loc) {
+      loc->walk([&](Location inner) {
+        if (auto file = dyn_cast<FileLineColLoc>(inner))
+          files.insert(file.getFilename().str());
+        return WalkResult::advance();
+      });
+    };
+    add(getOperation().getLoc());
+    for (Operation &op : getOperation().getBody()->getOperations())
+      add(op.getLoc());
+    return {files.begin(), files.end()};
+  }
+
+  /// The report on stdout, as before report-file existed (ahead of the IR
+  /// that kfuse-opt prints once the passes are done), or in report-file.
+  LogicalResult emit(StringRef text) {
+    if (!toFile()) {
+      llvm::outs() << text;
+      llvm::outs().flush();
+      return success();
+    }
+    if (llvm::Error error = report::writeReportFile(reportFile, text)) {
+      emitError(getOperation().getLoc())
+          << "kf-kernel-report: " << llvm::toString(std::move(error));
+      return failure();
+    }
     return success();
   }
 
@@ -133,10 +183,19 @@ struct KfKernelReportPass
     auto values = parseDims();
     if (failed(values))
       return signalPassFailure();
+    if (toFile())
+      if (llvm::Error error =
+              report::checkReportFile(reportFile, inputFiles())) {
+        emitError(getOperation().getLoc())
+            << "kf-kernel-report: " << llvm::toString(std::move(error));
+        return signalPassFailure();
+      }
     auto eager = formedCopy(/*fused=*/false);
     if (failed(eager))
       return signalPassFailure();
-    auto fused = formedCopy(/*fused=*/true);
+    bool drawn = format == report::ReportFormat::Dot;
+    std::map<std::string, report::OpGraph> graphs;
+    auto fused = formedCopy(/*fused=*/true, drawn ? &graphs : nullptr);
     if (failed(fused)) {
       eager->erase();
       return signalPassFailure();
@@ -149,19 +208,51 @@ struct KfKernelReportPass
       r.name = func.getName().str();
       r.fused = report::countTraffic(func, &r.kernels, &r.symbols);
       r.boundaries = report::readBoundaries(func);
+      if (auto graph = graphs.find(r.name); graph != graphs.end()) {
+        r.graph = std::move(graph->second);
+        report::readKernelsOfOps(func, r.graph);
+      }
       if (auto e = eager->lookupSymbol<func::FuncOp>(func.getName()))
         r.eager = eagerTraffic(e, r.symbols);
       reports.push_back(std::move(r));
     }
     eager->erase();
     fused->erase();
+    std::string text;
+    llvm::raw_string_ostream os(text);
     if (format == report::ReportFormat::Json)
-      report::printJson(llvm::outs(), reports, *values);
+      report::printJson(os, reports, *values);
+    else if (drawn)
+      report::printDot(os, reports, *values);
     else
-      report::printText(llvm::outs(), reports, *values);
-    llvm::outs().flush();
+      report::printText(os, reports, *values);
+    if (failed(emit(text)))
+      return signalPassFailure();
     markAllAnalysesPreserved();
   }
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+kfuse::report::createKernelGraphReport(const fusion::FusionOptions &fusion,
+                                       StringRef path) {
+  // The same fields in both options structs (KfFusionOptions in Passes.td).
+  KfFormKernelsOptions f = fusion::toPassOptions(fusion);
+  KfKernelReportOptions o;
+  o.format = report::ReportFormat::Dot;
+  o.reportFile = path.str();
+  o.fusion = f.fusion;
+  o.maxOps = f.maxOps;
+  o.pointwise = f.pointwise;
+  o.reductionPrologue = f.reductionPrologue;
+  o.reductionEpilogue = f.reductionEpilogue;
+  o.rowPersistent = f.rowPersistent;
+  o.matmulEpilogue = f.matmulEpilogue;
+  o.reshape = f.reshape;
+  o.recompute = f.recompute;
+  o.sibling = f.sibling;
+  o.reductionChain = f.reductionChain;
+  o.smallReduction = f.smallReduction;
+  return createKfKernelReport(o);
+}

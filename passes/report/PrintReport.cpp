@@ -8,16 +8,16 @@ using namespace mlir;
 using kfuse::analysis::Poly;
 
 namespace kfuse::report {
-namespace {
 
-/// A size: a number when every dim is known, else the polynomial;
-/// "overflow" when it does not fit in int64 (never a wrapped number).
+/// Never a wrapped number: "overflow" instead.
 std::string sizeText(const Poly &p, const SymbolValues &values) {
   bool overflow = false;
   if (auto v = p.evaluate(values, &overflow))
     return std::to_string(*v);
   return overflow ? "overflow" : p.str();
 }
+
+namespace {
 
 llvm::json::Value sizeJson(const Poly &p, const SymbolValues &values) {
   bool overflow = false;
@@ -121,8 +121,9 @@ void printJson(raw_ostream &os, ArrayRef<FunctionReport> reports,
                                {"boundaries", std::move(boundaries)},
                                {"symbols", std::move(symbols)}});
   }
-  os << llvm::formatv("{0:2}", llvm::json::Value(Object{{"functions", std::move(functions)}}))
-     << "\n";
+  // schema_version counts incompatible changes of this document's shape.
+  Object document{{"schema_version", 1}, {"functions", std::move(functions)}};
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(document))) << "\n";
 }
 
 } // namespace kfuse::report

@@ -4,8 +4,9 @@
 
 namespace kfuse::report {
 
-/// The `format` option of kf-kernel-report: a table, or one JSON document.
-enum class ReportFormat { Text, Json };
+/// The `format` option of kf-kernel-report: a table, one JSON document, or
+/// a Graphviz drawing of the fused kernels.
+enum class ReportFormat { Text, Json, Dot };
 
 } // namespace kfuse::report
 

@@ -26,7 +26,7 @@
 // MAXOPS: (exp -> mul): op-limit: op limit reached
 // NOPOINTWISE-LABEL: function @chain4
 // NOPOINTWISE: kernels 4 4
-// NOPOINTWISE: (neg -> exp): rule-disabled: rule disabled: pointwise
+// NOPOINTWISE: (neg -> exp): rule-disabled: pointwise=false
 func.func @chain4(%a: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<16xf32> {
   %0 = kf.neg %a : tensor<16xf32>
   %1 = kf.exp %0 : tensor<16xf32>
@@ -39,10 +39,10 @@ func.func @chain4(%a: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<16xf32> {
 // kernels); without the epilogue rule sqrt does.
 // NOPROLOGUE-LABEL: function @prologue_epilogue
 // NOPROLOGUE: kernels 3 2
-// NOPROLOGUE: (exp -> sum): rule-disabled: rule disabled: reduction-prologue
+// NOPROLOGUE: (exp -> sum): rule-disabled: reduction-prologue=false
 // NOEPILOGUE-LABEL: function @prologue_epilogue
 // NOEPILOGUE: kernels 3 2
-// NOEPILOGUE: (sum -> sqrt): rule-disabled: rule disabled: reduction-epilogue
+// NOEPILOGUE: (sum -> sqrt): rule-disabled: reduction-epilogue=false
 func.func @prologue_epilogue(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = kf.exp %x : tensor<4x8xf32>
   %1 = kf.sum %0 dims [1] : tensor<4x8xf32>
@@ -56,11 +56,11 @@ func.func @prologue_epilogue(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // NOROW-NEXT: eager fused
 // NOROW-NEXT: kernels 5 3
 // NOROW-NEXT: transfers 12 9
-// NOROW: (max -> sub): rule-disabled: rule disabled: row-persistent
+// NOROW: (max -> sub): rule-disabled: row-persistent=false
 // The exp -> div pair is kept apart by the same switch, and says so (it
-// printed "rule disabled: " with no rule before).
-// NOROW: (exp -> div): rule-disabled: rule disabled: row-persistent{{$}}
-// NOROW: (sum -> div): rule-disabled: rule disabled: row-persistent
+// printed "rule disabled: " with no rule before; now the switch itself).
+// NOROW: (exp -> div): rule-disabled: row-persistent=false{{$}}
+// NOROW: (sum -> div): rule-disabled: row-persistent=false
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = kf.softmax %x dim 1 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
@@ -69,7 +69,7 @@ func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // matmul + relu without the matmul epilogue rule: 2 kernels.
 // NOMATMUL-LABEL: function @matmul_relu
 // NOMATMUL: kernels 2 2
-// NOMATMUL: (matmul -> relu): rule-disabled: rule disabled: matmul-epilogue
+// NOMATMUL: (matmul -> relu): rule-disabled: matmul-epilogue=false
 func.func @matmul_relu(%a: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
   %0 = kf.matmul %a, %w : tensor<4x8xf32>, tensor<8x4xf32>
   %1 = kf.relu %0 : tensor<4x4xf32>
@@ -79,7 +79,7 @@ func.func @matmul_relu(%a: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf
 // Elementwise ops across a reshape, with the reshape rule off.
 // NORESHAPE-LABEL: function @across_reshape
 // NORESHAPE: kernels 2 2
-// NORESHAPE: (add -> relu): rule-disabled: rule disabled: reshape
+// NORESHAPE: (add -> relu): rule-disabled: reshape=false
 func.func @across_reshape(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<32xf32> {
   %0 = kf.add %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
   %1 = kf.reshape %0 [32] : tensor<4x8xf32>

@@ -21,7 +21,7 @@
 // OFF-LABEL: function @sum_sum
 // OFF-NEXT: eager fused
 // OFF-NEXT: kernels 2 2
-// OFF: (sum -> sum): rule-disabled: rule disabled: reduction-chain
+// OFF: (sum -> sum): rule-disabled: reduction-chain=false
 // MAP-LABEL: func.func @sum_sum
 // MAP: kf.kernel "reduction_sum_sum_{{[0-9]+}}" kind reduction mapping row_chain
 func.func @sum_sum(%x: tensor<64x32xf32>) -> tensor<f32> {

@@ -37,7 +37,7 @@
 // REPORT: reduction_max_0 (reduction): ops max
 // REPORT: reduction_sub_exp_sum_1 (reduction): ops sub, exp, sum
 // REPORT: pointwise_div_2 (pointwise): ops div
-// REPORT: (max -> sub): rule-disabled: rule disabled: row-persistent
+// REPORT: (max -> sub): rule-disabled: row-persistent=false
 // PTX-COUNT-3: .visible .entry
 // PTX-NOT: .visible .entry
 // PTX-ON: .visible .entry reduction_max_sub_exp_sum_div_0(

@@ -1,10 +1,19 @@
 //===- KernelManifest.cpp - kernels.json ----------------------------------===//
 #include "tools/kfuse-compile/KernelManifest.h"
+#include "tools/kfuse-compile/LaunchShape.h"
 
+#include "dialect/Kf/KfOps.h"
+#include "passes/Passes.h"
 #include "passes/report/KernelReport.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -12,10 +21,136 @@ using namespace mlir;
 
 namespace kfuse {
 
+namespace {
+/// The version of kernels.json: raised when a field changes meaning or goes
+/// away, not when one is added (docs/reference/json-outputs.md).
+constexpr int kKernelsSchemaVersion = 1;
+
+/// A size: a number when static, else its polynomial in d0, d1, ...
+llvm::json::Value sizeOf(const analysis::Poly &p) {
+  if (auto c = p.getConstant())
+    return *c;
+  return p.str();
+}
+
+
+/// How each mapping launches, in words (KfAttrs.td's KernelMapping).
+const char *mappingRule(kf::KernelMapping m) {
+  switch (m) {
+  case kf::KernelMapping::Flat:
+    return "the iteration space flattened, a few elements a thread (a 128-bit "
+           "vector where the innermost dim allows), a 1-D grid over it";
+  case kf::KernelMapping::Row:
+    return "a block per row of the reductions, its threads striding over the row";
+  case kf::KernelMapping::GridReduction:
+    return "blocks stride over the whole tensor, each writes a partial; the last "
+           "block to finish combines them and runs the ops after the reduction";
+  case kf::KernelMapping::Matmul:
+    return "a 16x16 block per 16x16 tile of the result (grid x over columns, y over "
+           "rows), operand tiles staged in shared memory";
+  case kf::KernelMapping::Serial:
+    return "one launch of one thread (host runtime only: no mapping serves it)";
+  case kf::KernelMapping::RowChain:
+    return "a block per row of the row reductions; the last block to finish runs "
+           "the final reduction over the rows' results";
+  }
+  return "";
+}
+
+/// Each kernel's mapping, decided as the Gpu stage decides it (on a copy:
+/// `kernels` is the module after kernel formation, before mapping). With
+/// the serial fallback a kernel no GPU mapping serves reads "serial"; on
+/// the GPU target such a program never gets this far.
+llvm::StringMap<kf::KernelMapping> mappingsOf(ModuleOp kernels) {
+  llvm::StringMap<kf::KernelMapping> out;
+  OwningOpRef<ModuleOp> copy = kernels.clone();
+  PassManager pm(kernels.getContext(), ModuleOp::getOperationName());
+  KfAssignKernelMappingsOptions options;
+  options.serialFallback = true;
+  pm.addPass(createKfAssignKernelMappings(options));
+  if (failed(pm.run(*copy)))
+    return out;
+  copy->walk([&](kf::KernelOp kernel) {
+    if (std::optional<kf::KernelMapping> m = kernel.getMapping())
+      out[kernel.getSymName()] = *m;
+  });
+  return out;
+}
+
+/// Floating-point operations of one iteration of `op`'s body: add,
+/// subtract, multiply, divide, remainder and negate count one, fma two;
+/// exp, max, compares and the like count none (as FLOP counters count).
+int64_t flopsPerIteration(linalg::LinalgOp op) {
+  int64_t n = 0;
+  op->walk([&](Operation *inner) {
+    if (inner == op.getOperation() || inner->getNumResults() != 1 ||
+        !isa<FloatType>(getElementTypeOrSelf(inner->getResult(0).getType())))
+      return;
+    if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp, arith::RemFOp,
+            arith::NegFOp>(inner))
+      n += 1;
+    else if (isa<math::FmaOp>(inner))
+      n += 2;
+  });
+  return n;
+}
+
+/// The FLOPs of one launch of `kernel`: each linalg op's body times its
+/// iterations (matmul: 2*M*N*K), in the symbols of `symbols` (those
+/// countTraffic gave the function); nullopt when an iteration count uses
+/// a size that no such symbol names.
+std::optional<analysis::Poly> kernelFlops(kf::KernelOp kernel, analysis::SymbolicShapes &shapes,
+                                          ArrayRef<std::string> symbols) {
+  analysis::Poly total = analysis::Poly::constant(0);
+  bool known = true;
+  kernel.getBody().walk([&](linalg::LinalgOp op) {
+    int64_t perIteration = flopsPerIteration(op);
+    if (perIteration == 0 || !known)
+      return;
+    analysis::Poly iterations = analysis::Poly::constant(perIteration);
+    for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
+      std::optional<analysis::Poly> range;
+      for (OpOperand &operand : op->getOpOperands()) {
+        if (range || !isa<RankedTensorType>(operand.get().getType()))
+          continue;
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        for (unsigned r = 0; r < map.getNumResults() && !range; ++r)
+          if (map.getResult(r) == getAffineDimExpr(loop, op.getContext()))
+            range = shapes.dim(operand.get(), r);
+      }
+      if (!range)
+        return (void)(known = false);
+      iterations = iterations * *range;
+    }
+    total = total + iterations;
+  });
+  if (!known || total.hasOverflowed())
+    return std::nullopt;
+  // The same symbols as countTraffic's: argument dims keep their numbers,
+  // an expression of them is found by its meaning; anything else is a size
+  // the bytes do not name, and the FLOPs are left unknown.
+  const std::vector<std::string> &own = shapes.symbolMeanings();
+  bool renamable = true;
+  analysis::Poly renamed = total.renumbered([&](unsigned id) -> unsigned {
+    auto same = llvm::find(symbols, own[id]);
+    bool named = own[id].rfind("dim ", 0) == 0 || own[id].rfind("(", 0) == 0;
+    if (named && same != symbols.end())
+      return same - symbols.begin();
+    renamable = false;
+    return 0;
+  });
+  if (!renamable)
+    return std::nullopt;
+  return renamed;
+}
+} // namespace
+
 void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
                          unsigned blockSize, StringRef chip) {
-  // Launch arguments, by kernel name, from the outlined gpu.func.
+  // Launch arguments and shared memory, by kernel name, from the outlined
+  // gpu.func; the launch itself from the host function's gpu.launch_func.
   llvm::StringMap<llvm::json::Array> arguments;
+  llvm::StringMap<std::optional<int64_t>> shared;
   gpu.walk([&](gpu::GPUFuncOp func) {
     llvm::json::Array args;
     for (Type t : func.getArgumentTypes()) {
@@ -25,12 +160,13 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
       args.push_back(s);
     }
     arguments[func.getName()] = std::move(args);
+    shared[func.getName()] = sharedBytes(func);
   });
-  auto size = [](const analysis::Poly &p) -> llvm::json::Value {
-    if (auto c = p.getConstant())
-      return *c;
-    return p.str();
-  };
+  llvm::StringMap<gpu::LaunchFuncOp> launches;
+  gpu.walk([&](gpu::LaunchFuncOp launch) {
+    launches[launch.getKernelName().getValue()] = launch;
+  });
+  llvm::StringMap<kf::KernelMapping> mappings = mappingsOf(kernels);
   llvm::json::Array list;
   for (auto func : kernels.getOps<func::FuncOp>()) {
     if (func.isExternal())
@@ -38,19 +174,21 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
     std::vector<report::Kernel> found;
     std::vector<std::string> symbols;
     report::countTraffic(func, &found, &symbols);
-    for (const report::Kernel &k : found) {
+    analysis::SymbolicShapes shapes(func);
+    auto kernelOps = llvm::to_vector(func.getOps<kf::KernelOp>());
+    for (auto [k, kernelOp] : llvm::zip_equal(found, kernelOps)) {
       analysis::Poly read = analysis::Poly::constant(0);
       analysis::Poly written = analysis::Poly::constant(0);
       llvm::json::Array reads, writes, ops;
       for (const report::Access &a : k.reads) {
         read = read + a.bytes;
         reads.push_back(llvm::json::Object{{"name", a.name}, {"type", a.type},
-                                           {"bytes", size(a.bytes)}});
+                                           {"bytes", sizeOf(a.bytes)}});
       }
       for (const report::Access &a : k.writes) {
         written = written + a.bytes;
         writes.push_back(llvm::json::Object{{"name", a.name}, {"type", a.type},
-                                            {"bytes", size(a.bytes)}});
+                                            {"bytes", sizeOf(a.bytes)}});
       }
       for (const std::string &op : k.ops)
         ops.push_back(op);
@@ -58,38 +196,60 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
       llvm::json::Array symbolList;
       for (const std::string &s : symbols)
         symbolList.push_back(s);
+      std::optional<analysis::Poly> flops = kernelFlops(kernelOp, shapes, symbols);
+
+      // The launch as the host computes it (null: the kernel iterates over
+      // nothing and was erased, so nothing is launched).
+      llvm::json::Value launch = nullptr;
+      auto mapping = mappings.find(k.name);
+      if (auto l = launches.find(k.name); l != launches.end()) {
+        gpu::LaunchFuncOp op = l->second;
+        auto triple = [&](Value x, Value y, Value z) {
+          return llvm::json::Array{sizeJson(sizeExpr(x, symbols)),
+                                   sizeJson(sizeExpr(y, symbols)),
+                                   sizeJson(sizeExpr(z, symbols))};
+        };
+        std::optional<int64_t> bytes = shared.lookup(k.name);
+        if (Value dynamicShared = op.getDynamicSharedMemorySize()) {
+          SizeExpr extra = sizeExpr(dynamicShared, symbols);
+          bytes = bytes && extra.value ? std::optional<int64_t>(*bytes + *extra.value)
+                                       : std::nullopt;
+        }
+        launch = llvm::json::Object{
+            {"grid", triple(op.getGridSizeX(), op.getGridSizeY(), op.getGridSizeZ())},
+            {"block", triple(op.getBlockSizeX(), op.getBlockSizeY(), op.getBlockSizeZ())},
+            {"shared_memory_bytes", bytes ? llvm::json::Value(*bytes) : nullptr},
+            {"rule", mapping != mappings.end() ? mappingRule(mapping->second) : ""}};
+      }
       list.push_back(llvm::json::Object{
           {"name", k.name},
           {"function", func.getName()},
           {"kind", k.kind},
+          {"mapping", mapping != mappings.end()
+                          ? llvm::json::Value(kf::stringifyKernelMapping(mapping->second))
+                          : nullptr},
           {"ops", std::move(ops)},
-          {"block_size", blockSize},
-          {"grid", llvm::formatv("max(ceil(n / {0}), 1) blocks, n = the "
-                                 "number of elements of the iteration space",
-                                 blockSize)
-                       .str()},
+          {"launch", std::move(launch)},
           {"arguments", args == arguments.end() ? llvm::json::Array()
                                                 : std::move(args->second)},
           {"reads", std::move(reads)},
           {"writes", std::move(writes)},
-          {"bytes_read", size(read)},
-          {"bytes_written", size(written)},
+          {"bytes_read", sizeOf(read)},
+          {"bytes_written", sizeOf(written)},
+          {"flops", flops ? sizeOf(*flops) : nullptr},
           {"symbols", std::move(symbolList)},
       });
     }
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"chip", chip}, {"kernels", std::move(list)}}))
+                                   {"schema_version", kKernelsSchemaVersion},
+                                   {"chip", chip},
+                                   {"block_size", blockSize},
+                                   {"kernels", std::move(list)}}))
      << "\n";
 }
 
 namespace {
-llvm::json::Value sizeOf(const analysis::Poly &p) {
-  if (auto c = p.getConstant())
-    return *c;
-  return p.str();
-}
-
 llvm::json::Array tensorsOf(TypeRange types) {
   llvm::json::Array list;
   for (Type t : types) {
@@ -124,8 +284,11 @@ void writeProgramManifest(raw_ostream &os, ModuleOp program,
       std::vector<report::Kernel> found;
       std::vector<std::string> symbols;
       report::countTraffic(formed, &found, &symbols);
+      analysis::SymbolicShapes shapes(formed);
+      auto kernelOps = llvm::to_vector(formed.getOps<kf::KernelOp>());
       llvm::json::Array kernels;
-      for (const report::Kernel &k : found) {
+      for (auto [k, kernelOp] : llvm::zip_equal(found, kernelOps)) {
+        std::optional<analysis::Poly> flops = kernelFlops(kernelOp, shapes, symbols);
         analysis::Poly read = analysis::Poly::constant(0);
         analysis::Poly written = analysis::Poly::constant(0);
         for (const report::Access &a : k.reads)
@@ -142,7 +305,8 @@ void writeProgramManifest(raw_ostream &os, ModuleOp program,
             {"reads", k.reads.size()},
             {"writes", k.writes.size()},
             {"bytes_read", sizeOf(read)},
-            {"bytes_written", sizeOf(written)}});
+            {"bytes_written", sizeOf(written)},
+            {"flops", flops ? sizeOf(*flops) : nullptr}});
       }
       llvm::json::Array symbolList;
       for (const std::string &s : symbols)

@@ -8,8 +8,10 @@
 
 namespace kfuse {
 
-/// Writes kernels.json: for each kernel its name, kind, ops, block size,
-/// grid rule, launch arguments and bytes read and written. `kernels` is the
+/// Writes kernels.json (docs/reference/json-outputs.md): for each kernel
+/// its name, kind, GPU mapping, ops, launch (grid and block as the host
+/// computes them, numbers or formulas in d0, d1, ...; shared memory),
+/// launch arguments, bytes read and written and FLOPs. `kernels` is the
 /// module after kernel formation, `gpu` the module after outlining.
 void writeKernelManifest(llvm::raw_ostream &os, mlir::ModuleOp kernels,
                          mlir::ModuleOp gpu, unsigned blockSize,
@@ -25,8 +27,9 @@ struct ProgramVariant {
 
 /// The manifest embedded in a library from --emit=lib (kfuse-run reads it):
 /// each function's arguments and results (dtype, shape with -1 for a
-/// dynamic dim) and, for each variant, its kernels with their bytes (a
-/// number, or a polynomial in d0, d1, ... with what each symbol means).
+/// dynamic dim) and, for each variant, its kernels with their bytes and
+/// FLOPs (a number, or a polynomial in d0, d1, ... with what each symbol
+/// means; FLOPs null when unknown).
 void writeProgramManifest(llvm::raw_ostream &os, mlir::ModuleOp program,
                           llvm::ArrayRef<ProgramVariant> variants,
                           unsigned blockSize, llvm::StringRef chip);

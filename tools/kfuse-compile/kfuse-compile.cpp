@@ -14,6 +14,8 @@
 #include "passes/Passes.h"
 #include "passes/Pipelines.h"
 #include "passes/gpu/GpuTarget.h"
+#include "passes/report/KernelReport.h"
+#include "passes/report/ReportFile.h"
 #include "tools/KfuseVersion.h"
 #include "tools/kfuse-compile/InlineCalls.h"
 #include "tools/kfuse-compile/KernelManifest.h"
@@ -73,7 +75,9 @@ cl::opt<Emit> emit(
                           "a shared library for kfuse-run (needs -o)")),
     cl::cat(kfuseCategory));
 cl::opt<std::string> dumpDir("dump-dir",
-                             cl::desc("Write every stage and kernels.json here"),
+                             cl::desc("Write every stage, kernels.json and "
+                                      "the kernel graph (.kernels.dot, and "
+                                      ".svg with Graphviz) here"),
                              cl::value_desc("dir"), cl::cat(kfuseCategory));
 cl::opt<std::string> fusionSpec(
     "fusion",
@@ -176,6 +180,44 @@ LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
+/// The kernel graph's file name in --dump-dir: the function's, when the
+/// program has one, else the input's; safe characters only.
+std::string kernelGraphStem(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (!f.isExternal())
+      funcs.push_back(f);
+  std::string stem = funcs.size() == 1 ? funcs[0].getName().str()
+                     : inputFile == "-"
+                         ? std::string("module")
+                         : llvm::sys::path::stem(inputFile).str();
+  for (char &c : stem)
+    if (!llvm::isAlnum(c) && c != '_' && c != '-' && c != '.')
+      c = '_';
+  return stem;
+}
+
+/// Writes the fused kernels as Graphviz (kf-kernel-report's format=dot, on
+/// the kf program as compiled) to `dot`, then, when Graphviz's `dot` is on
+/// PATH, renders it to `svg`. A failure of `dot` is only a warning: the
+/// picture is an extra, the compilation succeeded.
+LogicalResult writeKernelGraph(ModuleOp kfProgram,
+                               const kfuse::PipelineOptions &options,
+                               StringRef dot, StringRef svg) {
+  // Its fusion decisions were remarked on once already (--remarks-filter).
+  ScopedDiagnosticHandler quiet(kfProgram.getContext(), [](Diagnostic &d) {
+    return success(d.getSeverity() == DiagnosticSeverity::Remark);
+  });
+  PassManager pm(kfProgram.getContext(), ModuleOp::getOperationName());
+  pm.addPass(kfuse::report::createKernelGraphReport(options.fusion, dot));
+  if (failed(pm.run(kfProgram)))
+    return failure(); // the pass reported why
+  if (llvm::Error error = kfuse::report::renderSvg(dot, svg))
+    llvm::errs() << "kfuse-compile: warning: "
+                 << llvm::toString(std::move(error)) << "\n";
+  return success();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -245,6 +287,10 @@ int main(int argc, char **argv) {
       {"01-kf.mlir", printed(*module)}};
   if (failed(kfuse::inlineCalls(*module)))
     return 1;
+  // The program as compiled, for the kernel graph of --dump-dir.
+  OwningOpRef<ModuleOp> kfStage;
+  if (!dumpDir.empty())
+    kfStage = module->clone();
 
   if (emit == Emit::Lib) {
     // libkfuse_runtime.so is in lib/ next to this tool's bin/.
@@ -327,6 +373,10 @@ int main(int argc, char **argv) {
     dumps.push_back({"kernels.json", manifest});
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
       return fail("cannot create " + dumpDir + ": " + ec.message());
+    std::string stem = kernelGraphStem(*kfStage);
+    SmallString<128> dotPath(dumpDir), svgPath(dumpDir);
+    llvm::sys::path::append(dotPath, stem + ".kernels.dot");
+    llvm::sys::path::append(svgPath, stem + ".kernels.svg");
     // No dump may replace the input (`--dump-dir .` beside 01-kf.mlir).
     for (auto &[name, text] : dumps) {
       SmallString<128> path(dumpDir);
@@ -335,12 +385,18 @@ int main(int argc, char **argv) {
               kfuse::checkOutputPath(path, inputFile, "--dump-dir file"))
         return fail(std::move(error));
     }
+    for (StringRef path : {dotPath.str(), svgPath.str()})
+      if (llvm::Error error =
+              kfuse::checkOutputPath(path, inputFile, "--dump-dir file"))
+        return fail(std::move(error));
     for (auto &[name, text] : dumps) {
       SmallString<128> path(dumpDir);
       llvm::sys::path::append(path, name);
       if (failed(writeFile(path, text)))
         return 1;
     }
+    if (failed(writeKernelGraph(*kfStage, *options, dotPath, svgPath)))
+      return 1;
   }
   return failed(writeFile(outputFile, result)) ? 1 : 0;
 }

@@ -1,6 +1,8 @@
 //===- Cleanup.cpp - what kfuse-run removes on every way out --------------===//
 #include "Cleanup.h"
 
+#include "Progress.h"
+
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -83,6 +85,7 @@ const char *signalName(int sig) {
 /// status tells the caller what happened).
 void onFatalSignal(int sig) {
   bool crash = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+  progressBreakLine(); // the message starts a line of its own
   say(crash ? "kfuse-run: error: the run crashed (" : "kfuse-run: stopped by ");
   say(signalName(sig));
   say(crash ? "); temporary files removed\n" : "; temporary files removed\n");
@@ -95,6 +98,7 @@ void onFatalSignal(int sig) {
 /// not match) prints its message and aborts.
 void onAbort(int) {
   std::fflush(stdout);
+  progressBreakLine();
   say("kfuse-run: error: a run-time check of the program failed "
       "(its message is above); no output was written\n");
   cleanUp();
@@ -115,6 +119,7 @@ void onAbort(int) {
     } catch (...) {
     }
   }
+  progressBreakLine();
   std::fprintf(stderr, "kfuse-run: error: internal error: %s; no output was written\n",
                what.c_str());
   cleanUp();

@@ -1,8 +1,10 @@
 //===- Inputs.cpp - a function's inputs from files or random --------------===//
 #include "Run.h"
 
+#include <filesystem>
 #include <new>
 #include <set>
+#include <system_error>
 
 namespace kfuse::run {
 
@@ -14,6 +16,43 @@ std::string symbolFor(const VariantInfo &v, unsigned a, unsigned d) {
     if (v.symbols[k] == meaning)
       return "d" + std::to_string(k);
   return "";
+}
+
+/// Fills the arguments that --input left with DIR/argN.npy (kfuse-import
+/// --save-inputs writes one per argument). Other files in DIR are not
+/// read; an argN.npy for an argument the function does not have is an
+/// error, since it says the directory was written for another program.
+bool filesFromDir(const std::string &dir, const FunctionInfo &f,
+                  std::vector<std::string> &files, std::string &error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return error = "--input-dir " + dir + ": not a directory" +
+                   (ec ? " (" + ec.message() + ")" : ""),
+           false;
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.size() < 8 || name.rfind("arg", 0) != 0 ||
+        name.compare(name.size() - 4, 4, ".npy") != 0)
+      continue;
+    std::string digits = name.substr(3, name.size() - 7);
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos ||
+        (digits.size() > 1 && digits[0] == '0'))
+      continue;
+    size_t index = std::stoul(digits);
+    if (index >= f.args.size())
+      return error = "--input-dir " + dir + " has " + name + " but " + f.name + " takes " +
+                     (f.args.empty() ? std::string("no arguments")
+                                     : "arg0 .. arg" + std::to_string(f.args.size() - 1)),
+             false;
+    if (files[index].empty()) // --input argN=FILE wins
+      files[index] = (fs::path(dir) / name).string();
+  }
+  if (ec)
+    return error = "--input-dir " + dir + ": " + ec.message(), false;
+  return true;
 }
 } // namespace
 
@@ -32,6 +71,13 @@ bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v
       return error = "--input " + name + " is given twice", false;
     files[index] = path;
   }
+  std::vector<bool> fromDir(f.args.size());
+  for (size_t a = 0; a < files.size(); ++a)
+    fromDir[a] = files[a].empty();
+  if (!o.inputDir.empty() && !filesFromDir(o.inputDir, f, files, error))
+    return false;
+  for (size_t a = 0; a < files.size(); ++a)
+    fromDir[a] = fromDir[a] && !files[a].empty();
   std::set<std::string> known;
   for (size_t k = 0; k < v.symbols.size(); ++k)
     known.insert("d" + std::to_string(k));
@@ -53,7 +99,8 @@ bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v
     Tensor &t = inputs[a];
     if (!readNpy(files[a], t, error))
       return false;
-    std::string which = "--input arg" + std::to_string(a) + "=" + files[a];
+    std::string which = fromDir[a] ? "--input-dir " + files[a]
+                                   : "--input arg" + std::to_string(a) + "=" + files[a];
     if (t.dtype == "f32" && type.dtype == "bf16")
       t = narrowToBf16(t);
     if (t.dtype != type.dtype)

@@ -1,8 +1,13 @@
-//===- Json.cpp - a small JSON reader -------------------------------------===//
+//===- Json.cpp - the embedded manifest as a tree -------------------------===//
+//
+// nlohmann's SAX interface builds the tree: its parser keeps its own stack
+// (no recursion), and the handler refuses nesting deeper than kMaxDepth
+// before anything that deep is built. Nothing here throws.
+//
+//===----------------------------------------------------------------------===//
 #include "Json.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <nlohmann/json.hpp>
 
 namespace kfuse::json {
 
@@ -13,183 +18,100 @@ const Value &Value::operator[](const std::string &key) const {
 }
 
 namespace {
-/// Arrays and objects nest at most this deep: the reader recurses, and a
-/// manifest of 200,000 '[' must not overflow the stack. kfuse-compile's
-/// manifests nest 6 deep.
-constexpr unsigned kMaxDepth = 256;
+/// Arrays and objects nest at most this deep (see Json.h).
+constexpr size_t kMaxDepth = 256;
 
-struct Parser {
-  const std::string &s;
-  size_t i = 0;
+class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
+public:
+  explicit TreeBuilder(Value &root) : root(root) {}
   std::string error;
-  unsigned depth = 0;
 
-  void space() {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r'))
-      ++i;
+  bool null() override { return add(Value()); }
+  bool boolean(bool b) override {
+    Value v;
+    v.kind = Value::Bool;
+    v.boolean = b;
+    return add(std::move(v));
   }
-  bool failAt(const char *what) {
-    error = std::string(what) + " at offset " + std::to_string(i);
-    return false;
+  bool number_integer(number_integer_t n) override { return number(double(n)); }
+  bool number_unsigned(number_unsigned_t n) override { return number(double(n)); }
+  bool number_float(number_float_t n, const string_t &) override { return number(n); }
+  bool string(string_t &s) override {
+    Value v;
+    v.kind = Value::String;
+    v.string = std::move(s);
+    return add(std::move(v));
   }
-  bool literal(const char *word) {
-    size_t n = std::char_traits<char>::length(word);
-    if (s.compare(i, n, word) != 0)
-      return failAt("unexpected text");
-    i += n;
+  bool binary(binary_t &) override { return add(Value()); } // not in JSON text
+  bool start_object(std::size_t) override { return open(Value::Object); }
+  bool key(string_t &k) override {
+    pendingKey = std::move(k);
     return true;
   }
-  bool string(std::string &out) {
-    ++i; // opening quote
-    while (i < s.size() && s[i] != '"') {
-      char c = s[i++];
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
-      if (i >= s.size())
-        break;
-      char e = s[i++];
-      switch (e) {
-      case 'n': out.push_back('\n'); break;
-      case 't': out.push_back('\t'); break;
-      case 'r': out.push_back('\r'); break;
-      case 'b': out.push_back('\b'); break;
-      case 'f': out.push_back('\f'); break;
-      case 'u': {
-        if (i + 4 > s.size())
-          return failAt("bad escape");
-        unsigned code = std::strtoul(s.substr(i, 4).c_str(), nullptr, 16);
-        out.push_back(code < 128 ? char(code) : '?');
-        i += 4;
-        break;
-      }
-      default: out.push_back(e);
-      }
-    }
-    if (i >= s.size())
-      return failAt("unterminated string");
-    ++i;
-    return true;
-  }
-  bool value(Value &v) {
-    space();
-    if (i >= s.size())
-      return failAt("unexpected end");
-    char c = s[i];
-    if (c == '{' || c == '[') {
-      if (depth == kMaxDepth)
-        return failAt("arrays and objects nested deeper than 256");
-      ++depth;
-      bool ok = container(v, c);
-      --depth;
-      return ok;
-    }
-    return scalar(v, c);
-  }
-  bool container(Value &v, char c) {
-    if (c == '{') {
-      v.kind = Value::Object;
-      ++i;
-      space();
-      if (i < s.size() && s[i] == '}')
-        return ++i, true;
-      for (;;) {
-        space();
-        std::string key;
-        if (i >= s.size() || s[i] != '"' || !string(key))
-          return error.empty() ? failAt("expected a key") : false;
-        space();
-        if (i >= s.size() || s[i++] != ':')
-          return failAt("expected ':'");
-        if (!value(v.object[key]))
-          return false;
-        space();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == '}')
-          return ++i, true;
-        return failAt("expected ',' or '}'");
-      }
-    }
-    if (c == '[') {
-      v.kind = Value::Array;
-      ++i;
-      space();
-      if (i < s.size() && s[i] == ']')
-        return ++i, true;
-      for (;;) {
-        v.array.emplace_back();
-        if (!value(v.array.back()))
-          return false;
-        space();
-        if (i < s.size() && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < s.size() && s[i] == ']')
-          return ++i, true;
-        return failAt("expected ',' or ']'");
-      }
-    }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(Value::Array); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string &,
+                   const nlohmann::detail::exception &e) override {
+    // "[json.exception.parse_error.101] parse error at line 1, column 5:
+    // syntax error ..." without the bracketed id.
+    std::string what = e.what();
+    size_t close = what.find("] ");
+    error = close == std::string::npos ? what : what.substr(close + 2);
     return false;
   }
-  bool scalar(Value &v, char c) {
-    if (c == '"') {
-      v.kind = Value::String;
-      return string(v.string);
-    }
-    if (c == 't' || c == 'f') {
-      v.kind = Value::Bool;
-      v.boolean = c == 't';
-      return literal(c == 't' ? "true" : "false");
-    }
-    if (c == 'n')
-      return literal("null");
-    char *end = nullptr;
+
+private:
+  Value &root;
+  std::vector<Value *> open_; // the arrays and objects being filled
+  std::string pendingKey;
+
+  bool number(double n) {
+    Value v;
     v.kind = Value::Number;
-    v.number = std::strtod(s.c_str() + i, &end);
-    if (end == s.c_str() + i)
-      return failAt("unexpected character");
-    i = end - s.c_str();
+    v.number = n;
+    return add(std::move(v));
+  }
+  /// Places `v` where the parser is; returns where it went.
+  Value *place(Value v) {
+    if (open_.empty()) {
+      root = std::move(v);
+      return &root;
+    }
+    Value &parent = *open_.back();
+    if (parent.kind == Value::Array) {
+      parent.array.push_back(std::move(v));
+      return &parent.array.back();
+    }
+    Value &slot = parent.object[pendingKey];
+    slot = std::move(v);
+    return &slot;
+  }
+  bool add(Value v) { return place(std::move(v)), true; }
+  bool open(Value::Kind kind) {
+    if (open_.size() == kMaxDepth) {
+      error = "arrays and objects nested deeper than " + std::to_string(kMaxDepth);
+      return false;
+    }
+    Value v;
+    v.kind = kind;
+    open_.push_back(place(std::move(v)));
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
     return true;
   }
 };
 } // namespace
 
 bool parse(const std::string &text, Value &out, std::string &error) {
-  Parser p{text};
-  if (!p.value(out)) {
-    error = p.error;
-    return false;
-  }
-  p.space();
-  if (p.i != text.size()) {
-    error = "trailing text at offset " + std::to_string(p.i);
-    return false;
-  }
-  return true;
-}
-
-std::string quote(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      out += buf;
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "\"";
+  out = Value();
+  TreeBuilder builder(out);
+  if (nlohmann::json::sax_parse(text, &builder))
+    return true;
+  error = builder.error.empty() ? "not JSON" : builder.error;
+  return false;
 }
 
 } // namespace kfuse::json

@@ -1,15 +1,16 @@
-//===- Json.h - a small JSON reader for the embedded manifest ---*- C++ -*-===//
+//===- Json.h - the embedded manifest as a tree ----------------*- C++ -*-===//
 //
-// kfuse-run links no LLVM, so it cannot use llvm::json; the manifest is
-// small and written by kfuse-compile, and this reads all of JSON but
-// \u escapes beyond ASCII.
+// kfuse-run links no LLVM, so it cannot use llvm::json; nlohmann/json
+// (header-only) parses, and this tree is what the manifest's readers walk:
+// a missing member reads as null instead of throwing. Arrays and objects
+// nest at most 256 deep: kfuse-compile's manifests nest 6 deep, and a
+// library's manifest is untrusted input.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KFUSE_TOOLS_KFUSE_RUN_JSON_H
 #define KFUSE_TOOLS_KFUSE_RUN_JSON_H
 
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,11 +29,8 @@ struct Value {
   bool isNull() const { return kind == Null; }
 };
 
-/// Parses `text`; on failure returns false with the offset in `error`.
+/// Parses `text`; on failure returns false with what and where in `error`.
 bool parse(const std::string &text, Value &out, std::string &error);
-
-/// `s` as a JSON string literal.
-std::string quote(const std::string &s);
 
 } // namespace kfuse::json
 

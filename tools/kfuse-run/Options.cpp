@@ -70,6 +70,8 @@ void printUsage() {
       "  --entry NAME       the function to run (default: the only one)\n"
       "  --input argN=FILE  argument N from a .npy file (others are random;\n"
       "                     bf16 ones from f32 files, numpy has no bf16)\n"
+      "  --input-dir DIR    argument N from DIR/argN.npy where that file exists\n"
+      "                     (--input wins; as kfuse-import --save-inputs writes)\n"
       "  --seed N           seed of the random inputs (default 0)\n"
       "  --dim dK=N         value of the size symbol dK for random inputs\n"
       "  --output resultN=FILE | FILE   write a result as .npy\n"
@@ -82,6 +84,11 @@ void printUsage() {
       "  --trace FILE       a Chrome trace of launches and copies\n"
       "  --format text|json\n"
       "  --gpu-chip sm_XX --block-size N  passed to kfuse-compile for .mlir\n"
+      "  --cache-dir DIR    where compiled programs are kept (default\n"
+      "                     $KFUSE_CACHE_DIR, else $XDG_CACHE_HOME/kfuse, else\n"
+      "                     ~/.cache/kfuse; they go to its compile/ folder)\n"
+      "  --no-cache         compile the .mlir program, neither reading nor\n"
+      "                     writing the cache\n"
       "  --version          kfuse's version, its LLVM, the GPU chips\n");
 }
 
@@ -141,6 +148,14 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
           return error = arg + " " + name + " is given twice (" + file + " and " + path + ")",
                  false;
       list.push_back({name, path});
+    } else if (arg == "--input-dir") {
+      if (!next()) return false;
+      if (!o.inputDir.empty())
+        return error = "--input-dir is given twice (" + o.inputDir + " and " + value + ")",
+               false;
+      if (value.empty())
+        return error = "--input-dir needs a directory", false;
+      o.inputDir = value;
     } else if (arg == "--dim") {
       if (!next()) return false;
       if (!assignment(value, name, path) || !integer(path, 0, n))
@@ -192,6 +207,17 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
     } else if (arg == "--quiet") {
       if (!flag()) return false;
       o.quiet = true;
+    } else if (arg == "--no-cache") {
+      if (!flag()) return false;
+      o.noCache = true;
+    } else if (arg == "--cache-dir") {
+      if (!next()) return false;
+      if (value.empty())
+        return error = "--cache-dir needs a directory", false;
+      if (!o.cacheDir.empty())
+        return error = "--cache-dir is given twice (" + o.cacheDir + " and " + value + ")",
+               false;
+      o.cacheDir = value;
     } else if (arg.rfind("-", 0) == 0 && arg.size() > 1) {
       return error = "unknown option " + arg + " (see --help)", false;
     } else if (o.program.empty()) {
@@ -202,6 +228,9 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
   }
   if (o.program.empty())
     return error = "no program given (see --help)", false;
+  if (o.noCache && !o.cacheDir.empty())
+    return error = "--no-cache and --cache-dir " + o.cacheDir + " contradict each other",
+           false;
   return true;
 }
 

@@ -18,11 +18,15 @@ struct Options {
   bool fused = true, switches = false;
   std::string format = "text", chip, blockSize;
   std::vector<std::pair<std::string, std::string>> inputs, outputs; // name=path
+  std::string inputDir; // --input-dir: argN.npy files for the arguments --input leaves
   std::vector<std::pair<std::string, int64_t>> dims;                // dK=N
   uint64_t seed = 0;
   int warmup = 2, repeat = 10;
   bool check = false;
   bool quiet = false; // no report (the --check reference run)
+  // The compile cache (Cache.h): --no-cache, --cache-dir DIR.
+  bool noCache = false;
+  std::string cacheDir;
 };
 
 /// Parses argv; on a bad option returns false with the reason in `error`.

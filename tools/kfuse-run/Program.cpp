@@ -63,6 +63,7 @@ VariantInfo variantInfo(const json::Value &v) {
     kernel.writes = unsigned(k["writes"].number);
     kernel.bytesRead = text(k["bytes_read"]);
     kernel.bytesWritten = text(k["bytes_written"]);
+    kernel.flops = text(k["flops"]);
     info.kernels.push_back(kernel);
   }
   return info;

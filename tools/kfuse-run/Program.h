@@ -20,6 +20,7 @@ struct KernelInfo {
   std::vector<std::string> ops;
   unsigned reads = 0, writes = 0;
   std::string bytesRead, bytesWritten; // a number or a polynomial in d0, ...
+  std::string flops; // the same, per call; empty in manifests without it
 };
 
 /// One compiled version (fused or eager) of a function.

@@ -1,12 +1,12 @@
 //===- Report.cpp - what kfuse-run prints ---------------------------------===//
 #include "Report.h"
 
-#include "Json.h"
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
-#include <sstream>
 
 namespace kfuse::run {
 
@@ -33,8 +33,39 @@ std::string number(double v) {
   return buf;
 }
 
-std::string jsonBytes(std::optional<int64_t> b) {
-  return b ? std::to_string(*b) : "null";
+/// The version of kfuse-run's JSON documents (the report and the trace):
+/// raised when a field changes meaning or goes away, not when one is added.
+constexpr int kSchemaVersion = 1;
+
+/// Members in the order written, so that the report reads top to bottom.
+using Json = nlohmann::ordered_json;
+
+/// A number, or null: a count the manifest could not give, a rate with no
+/// time. (nlohmann writes a non-finite double as null too.)
+template <typename T> Json orNull(const std::optional<T> &v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+Json positiveOrNull(double v) { return v > 0 ? Json(v) : Json(nullptr); }
+Json textOrNull(const std::string &s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+/// The median of `v` (sorted here); the mean of the middle two for an
+/// even count, as numpy.median.
+double median(std::vector<double> &v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// "812.34 us", "12.345 ms" or "1.234 s": a duration in the table.
+std::string durationText(double us) {
+  char buf[32];
+  if (us >= 1e6)
+    std::snprintf(buf, sizeof(buf), "%.3f s", us / 1e6);
+  else if (us >= 1e3)
+    std::snprintf(buf, sizeof(buf), "%.3f ms", us / 1e3);
+  else
+    std::snprintf(buf, sizeof(buf), "%.2f us", us);
+  return buf;
 }
 } // namespace
 
@@ -59,31 +90,47 @@ Traffic trafficOf(const VariantInfo &v, const Symbols &arguments) {
 std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
                                   const VariantInfo &v, const Symbols &symbols,
                                   double peakGbps) {
-  std::map<std::string, KernelRow> rows;
-  for (const kfuse_record &r : records) {
-    if (r.kind != KFUSE_RECORD_LAUNCH)
-      continue;
-    KernelRow &row = rows[r.name];
-    row.name = r.name;
-    ++row.calls;
-    row.totalUs += std::max(0.0, r.duration_us);
-  }
+  std::map<std::string, std::vector<double>> times; // by kernel, one a launch
+  for (const kfuse_record &r : records)
+    if (r.kind == KFUSE_RECORD_LAUNCH)
+      times[r.name].push_back(std::max(0.0, r.duration_us));
+  double allUs = 0;
+  for (auto &[name, t] : times)
+    for (double us : t)
+      allUs += us;
   std::vector<KernelRow> out;
   Symbols sizes = withComputedSizes(v, symbols);
-  for (auto &[name, row] : rows) {
+  for (auto &[name, t] : times) {
+    KernelRow row;
+    row.name = name;
+    row.calls = unsigned(t.size());
+    for (double us : t)
+      row.totalUs += us;
+    row.medianUs = median(t); // sorts t
+    row.minUs = t.front();
+    row.maxUs = t.back();
+    row.share = allUs > 0 ? row.totalUs / allUs : 0;
     for (const KernelInfo &k : v.kernels) {
-      int64_t rd = 0, wr = 0, sum = 0;
-      if (k.name == name && evaluate(k.bytesRead, sizes, rd) &&
-          evaluate(k.bytesWritten, sizes, wr) && !__builtin_add_overflow(rd, wr, &sum))
+      if (k.name != name)
+        continue;
+      int64_t rd = 0, wr = 0, sum = 0, flops = 0;
+      if (evaluate(k.bytesRead, sizes, rd) && evaluate(k.bytesWritten, sizes, wr) &&
+          !__builtin_add_overflow(rd, wr, &sum))
         row.bytes = sum;
+      // A manifest from before FLOPs were counted has none: no rate.
+      if (!k.flops.empty() && evaluate(k.flops, sizes, flops) && flops > 0)
+        row.flops = flops;
     }
     if (row.bytes && row.totalUs > 0)
       row.gbps = double(*row.bytes) * row.calls / (row.totalUs * 1e3);
+    if (row.flops && row.totalUs > 0)
+      row.gflops = double(*row.flops) * row.calls / (row.totalUs * 1e3);
     row.abovePeak = peakGbps > 0 && row.gbps > peakGbps;
     out.push_back(row);
   }
-  std::sort(out.begin(), out.end(),
-            [](const KernelRow &a, const KernelRow &b) { return a.totalUs > b.totalUs; });
+  std::stable_sort(out.begin(), out.end(), [](const KernelRow &a, const KernelRow &b) {
+    return a.totalUs > b.totalUs;
+  });
   return out;
 }
 
@@ -106,20 +153,21 @@ void printText(const RunReport &r) {
   if (r.repeat > 0) {
     std::printf("steady state: %d calls, %.3f ms a call, %u launch%s a call\n", r.repeat,
                 r.steadyCallMs, r.launchesPerCall, r.launchesPerCall == 1 ? "" : "es");
-    double total = 0;
-    for (const KernelRow &k : r.kernels)
-      total += k.totalUs;
-    std::printf("  %-32s %6s %11s %10s %12s %9s %7s\n", "kernel", "calls", "total ms",
-                "avg us", "bytes/call", "GB/s", "share");
+    // torch.profiler's table: a row a kernel, longest total first.
+    std::printf("  %-32s %5s %9s %10s %10s %10s %10s %9s %9s %6s\n", "kernel", "calls",
+                "total ms", "min", "median", "max", "bytes/call", "GB/s", "GFLOP/s",
+                "share");
     bool flagged = false;
     for (const KernelRow &k : r.kernels) {
-      char rate[32];
+      char rate[32], flops[32];
       std::snprintf(rate, sizeof(rate), "%.1f%s", k.gbps, k.abovePeak ? "*" : "");
-      std::string gbps = k.gbps > 0 ? rate : "?";
+      std::snprintf(flops, sizeof(flops), "%.1f", k.gflops);
       flagged |= k.abovePeak;
-      std::printf("  %-32s %6u %11.3f %10.2f %12s %9s %6.1f%%\n", k.name.c_str(), k.calls,
-                  k.totalUs / 1e3, k.totalUs / k.calls, bytesText(k.bytes).c_str(),
-                  gbps.c_str(), total > 0 ? 100.0 * k.totalUs / total : 0.0);
+      std::printf("  %-32s %5u %9.3f %10s %10s %10s %10s %9s %9s %5.1f%%\n", k.name.c_str(),
+                  k.calls, k.totalUs / 1e3, durationText(k.minUs).c_str(),
+                  durationText(k.medianUs).c_str(), durationText(k.maxUs).c_str(),
+                  bytesText(k.bytes).c_str(), k.gbps > 0 ? rate : "?",
+                  k.gflops > 0 ? flops : "-", 100.0 * k.share);
     }
     if (flagged)
       std::printf("  * above the device's peak of %.0f GB/s: a timing or byte-count "
@@ -140,71 +188,79 @@ void printText(const RunReport &r) {
 
 void printJson(const RunReport &r) {
   auto traffic = [](const Traffic &t) {
-    return "{\"kernels\": " + std::to_string(t.kernels) + ", \"transfers\": " +
-           std::to_string(t.transfers) + ", \"bytes\": " + jsonBytes(t.bytes) + "}";
+    return Json{{"kernels", t.kernels}, {"transfers", t.transfers}, {"bytes", orNull(t.bytes)}};
   };
-  std::string s = "{\n";
-  s += "  \"program\": " + json::quote(r.program) + ",\n";
-  s += "  \"function\": " + json::quote(r.function) + ",\n";
-  s += "  \"fusion\": " + json::quote(r.fusion) + ",\n";
-  s += "  \"device\": " + json::quote(r.device) + ",\n";
-  s += "  \"device_note\": " + json::quote(r.deviceNote) + ",\n";
-  s += "  \"eager\": " + traffic(r.eager) + ",\n";
-  s += "  \"fused\": " + traffic(r.fused) + ",\n";
-  s += "  \"compile_ms\": " + (r.compileMs >= 0 ? number(r.compileMs) : "null") + ",\n";
-  s += "  \"first_call\": {\"ms\": " + number(r.firstCallMs) + ", \"launches\": " +
-       std::to_string(r.firstCallLaunches) + ", \"jit_ms\": " + number(r.jitMs) + "},\n";
-  s += "  \"steady\": {\"calls\": " + std::to_string(r.repeat) + ", \"ms_per_call\": " +
-       number(r.steadyCallMs) + ", \"launches_per_call\": " +
-       std::to_string(r.launchesPerCall) + "},\n";
-  s += "  \"peak_gbps\": " + (r.peakGbps > 0 ? number(r.peakGbps) : "null") + ",\n";
-  s += "  \"kernels\": [";
-  for (size_t i = 0; i < r.kernels.size(); ++i) {
-    const KernelRow &k = r.kernels[i];
-    s += std::string(i ? "," : "") + "\n    {\"name\": " + json::quote(k.name) +
-         ", \"calls\": " + std::to_string(k.calls) + ", \"total_us\": " +
-         number(k.totalUs) + ", \"avg_us\": " + number(k.calls ? k.totalUs / k.calls : 0) +
-         ", \"bytes\": " + jsonBytes(k.bytes) + ", \"gbps\": " +
-         (k.gbps > 0 ? number(k.gbps) : "null") +
-         ", \"above_peak\": " + (k.abovePeak ? "true" : "false") + "}";
-  }
-  s += r.kernels.empty() ? "],\n" : "\n  ],\n";
-  s += "  \"allocator\": {\"driver_allocations\": " + std::to_string(r.driverAllocations) +
-       ", \"cache_hits\": " + std::to_string(r.cacheHits) + "},\n";
+  Json kernels = Json::array();
+  for (const KernelRow &k : r.kernels)
+    kernels.push_back(Json{{"name", k.name},
+                           {"calls", k.calls},
+                           {"total_us", k.totalUs},
+                           {"avg_us", k.calls ? k.totalUs / k.calls : 0.0},
+                           {"min_us", k.minUs},
+                           {"median_us", k.medianUs},
+                           {"max_us", k.maxUs},
+                           {"share", k.share},
+                           {"bytes", orNull(k.bytes)},
+                           {"gbps", positiveOrNull(k.gbps)},
+                           {"flops", orNull(k.flops)},
+                           {"gflops", positiveOrNull(k.gflops)},
+                           {"above_peak", k.abovePeak}});
+  Json check = nullptr;
   if (r.check.ran)
-    s += "  \"check\": {\"passed\": " + std::string(r.check.passed ? "true" : "false") +
-         ", \"max_abs\": " + number(r.check.maxAbs) + ", \"max_rel\": " +
-         number(r.check.maxRel) + ", \"tolerance\": " + json::quote(r.check.tolerance) +
-         ", \"detail\": " + json::quote(r.check.detail) + "}\n";
-  else
-    s += "  \"check\": null\n";
-  s += "}\n";
-  std::fputs(s.c_str(), stdout);
+    check = Json{{"passed", r.check.passed},
+                 {"max_abs", r.check.maxAbs},
+                 {"max_rel", r.check.maxRel},
+                 {"tolerance", r.check.tolerance},
+                 {"detail", r.check.detail}};
+  Json doc = {
+      {"schema_version", kSchemaVersion},
+      {"program", r.program},
+      {"function", r.function},
+      {"fusion", r.fusion},
+      {"device", r.device},
+      {"device_note", r.deviceNote},
+      {"eager", traffic(r.eager)},
+      {"fused", traffic(r.fused)},
+      {"compile_ms", r.compileMs >= 0 ? Json(r.compileMs) : Json(nullptr)},
+      {"cache", {{"status", textOrNull(r.cacheStatus)}, {"detail", textOrNull(r.cacheDetail)}}},
+      {"first_call", {{"ms", r.firstCallMs}, {"launches", r.firstCallLaunches}, {"jit_ms", r.jitMs}}},
+      {"steady",
+       {{"calls", r.repeat}, {"ms_per_call", r.steadyCallMs}, {"launches_per_call", r.launchesPerCall}}},
+      {"peak_gbps", positiveOrNull(r.peakGbps)},
+      {"kernels", std::move(kernels)},
+      {"allocator", {{"driver_allocations", r.driverAllocations}, {"cache_hits", r.cacheHits}}},
+      {"check", std::move(check)}};
+  // Invalid UTF-8 (a program path) is replaced, not thrown on.
+  std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
+  std::fputs((text + "\n").c_str(), stdout);
 }
 
 std::string chromeTrace(const std::vector<kfuse_record> &records) {
-  std::ostringstream os;
-  os << "{\"traceEvents\": [";
-  bool first = true;
+  // One event a line, each written by nlohmann: the file stays
+  // line-oriented for grep and diff.
+  std::string events;
   for (const kfuse_record &r : records) {
     if (r.start_us < 0 || r.duration_us < 0)
       continue;
     bool launch = r.kind == KFUSE_RECORD_LAUNCH;
-    os << (first ? "\n" : ",\n") << "  {\"name\": " << json::quote(r.name)
-       << ", \"cat\": \"" << (launch ? "kernel" : "memory") << "\", \"ph\": \"X\", "
-       << "\"ts\": " << number(r.start_us) << ", \"dur\": " << number(r.duration_us)
-       << ", \"pid\": 1, \"tid\": " << (launch ? 1 : 2) << ", \"args\": {";
-    if (launch)
-      os << "\"grid\": [" << r.grid[0] << ", " << r.grid[1] << ", " << r.grid[2]
-         << "], \"block\": [" << r.block[0] << ", " << r.block[1] << ", " << r.block[2]
-         << "]";
-    else
-      os << "\"bytes\": " << r.bytes;
-    os << "}}";
-    first = false;
+    Json args = launch ? Json{{"grid", {r.grid[0], r.grid[1], r.grid[2]}},
+                              {"block", {r.block[0], r.block[1], r.block[2]}}}
+                       : Json{{"bytes", r.bytes}};
+    Json event = {{"name", r.name},
+                  {"cat", launch ? "kernel" : "memory"},
+                  {"ph", "X"},
+                  {"ts", r.start_us},
+                  {"dur", r.duration_us},
+                  {"pid", 1},
+                  {"tid", launch ? 1 : 2},
+                  {"args", std::move(args)}};
+    events += (events.empty() ? "\n  " : ",\n  ") +
+              event.dump(-1, ' ', false, Json::error_handler_t::replace);
   }
-  os << "\n],\n\"displayTimeUnit\": \"ms\"}\n";
-  return os.str();
+  // Chrome and Perfetto ignore otherData's members; it carries the version.
+  Json other = {{"schema_version", kSchemaVersion}, {"producer", "kfuse-run"}};
+  return "{\"traceEvents\": [" + events + "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": " +
+         other.dump() + "}\n";
 }
 
 } // namespace kfuse::run

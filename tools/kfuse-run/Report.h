@@ -19,13 +19,17 @@ struct Traffic {
 };
 Traffic trafficOf(const VariantInfo &v, const Symbols &symbols);
 
-/// One row of the profiler table: a kernel's steady-state launches.
+/// One row of the profiler table: a kernel's steady-state launches, each
+/// timed on its own (one runtime record a launch).
 struct KernelRow {
   std::string name;
   unsigned calls = 0;
-  double totalUs = 0;
-  std::optional<int64_t> bytes; // per call, from the manifest
-  double gbps = 0;              // 0 when bytes or times are unknown
+  double totalUs = 0, minUs = 0, medianUs = 0, maxUs = 0;
+  double share = 0;              // of all kernels' time, 0 to 1
+  std::optional<int64_t> bytes;  // per call, from the manifest
+  std::optional<int64_t> flops;  // per call, from the manifest; absent: none
+  double gbps = 0;               // 0 when bytes or times are unknown
+  double gflops = 0;             // 1e9 FLOP/s; 0 when there are no FLOPs
   bool abovePeak = false;
 };
 
@@ -46,18 +50,23 @@ struct RunReport {
   std::vector<KernelRow> kernels;
   double peakGbps = 0;
   uint64_t driverAllocations = 0, cacheHits = 0;
+  std::string cacheStatus; // compile cache: "hit", "miss", "off" or empty
+  std::string cacheDetail; // why, in words
   CheckResult check;
 };
 
-/// Profiler rows from the steady state's launch records, in order of
-/// total time.
+/// Profiler rows from the steady state's launch records, by total time,
+/// longest first (torch.profiler's key_averages().table(sort_by=...)).
 std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
                                   const VariantInfo &v, const Symbols &symbols,
                                   double peakGbps);
 
 void printText(const RunReport &r);
+/// The report as one JSON document (docs/reference/json-outputs.md;
+/// schema docs/reference/schemas/kfuse-run-report.schema.json).
 void printJson(const RunReport &r);
-/// A Chrome trace (chrome://tracing, Perfetto) of `records`.
+/// A Chrome trace (chrome://tracing, Perfetto) of `records`, times in µs
+/// at full precision (schema kfuse-run-trace.schema.json).
 std::string chromeTrace(const std::vector<kfuse_record> &records);
 
 } // namespace kfuse::run

@@ -7,8 +7,10 @@
 // process, and a library from --emit=lib runs on a machine without MLIR.
 //
 //===----------------------------------------------------------------------===//
+#include "Cache.h"
 #include "Cleanup.h"
 #include "OutputFiles.h"
+#include "Progress.h"
 #include "Run.h"
 
 #include <algorithm>
@@ -25,6 +27,7 @@ using namespace kfuse::run;
 namespace {
 
 int fail(const std::string &message) {
+  progressClear();
   std::fprintf(stderr, "kfuse-run: error: %s\n", message.c_str());
   removeTempDir();
   return 1;
@@ -33,6 +36,7 @@ int fail(const std::string &message) {
 /// The runtime stopped the run (a failed driver call): its message is
 /// printed; nothing has been written yet.
 void onRuntimeError(const char *message) {
+  progressClear();
   std::fprintf(stderr, "%s\n", message);
   removeTempDir();
   std::_Exit(1);
@@ -81,6 +85,16 @@ bool toHost(const DeviceTensor &d, Tensor &out, std::string &error) {
   return true;
 }
 
+/// The compile step in a line: a cache hit and how long the library took
+/// to find, check and load, or a miss and why (Cache.h).
+void printCompileLine(const RunReport &r, double loadMs) {
+  if (r.cacheStatus == "hit")
+    std::printf("compile: cache hit (%s), loaded in %.0f ms\n", r.cacheDetail.c_str(), loadMs);
+  else
+    std::printf("compile: cache %s (%s), compiled in %.0f ms\n", r.cacheStatus.c_str(),
+                r.cacheDetail.c_str(), r.compileMs);
+}
+
 /// Output files must not clobber what the user gave (compared as files,
 /// not as spellings: ./v.mlir is v.mlir), nor each other.
 bool checkOutputs(const Options &o, std::string &error) {
@@ -110,6 +124,7 @@ int run(int argc, char **argv) {
   std::string error;
   if (!parseOptions(argc, argv, o, error))
     return fail(error);
+  progressInit(o.quiet);
   kfuse_rt_set_error_handler(onRuntimeError);
   RunReport report;
   report.program = o.program;
@@ -124,11 +139,23 @@ int run(int argc, char **argv) {
   if (!isMlir && o.switches)
     return fail("--fusion=" + o.fusion + ": fusion switches are compiled in; give "
                 "them with the .mlir program (or to kfuse-compile --emit=lib)");
-  if (isMlir && !compileProgram(o, library, report.compileMs, error))
+  // A .mlir program is compiled, or found in the compile cache (Cache.h);
+  // a cached library that does not load is rebuilt.
+  CachedCompile compiled;
+  if (isMlir && !compiled.run(o, library, report, error))
     return fail(error);
+  auto loadStart = std::chrono::steady_clock::now();
   Program program;
-  if (!program.open(library, error))
-    return fail(error);
+  if (!program.open(library, error)) {
+    if (!compiled.hit())
+      return fail(error);
+    program = Program();
+    std::string why = error;
+    if (!compiled.rebuild(o, why, library, report, error) || !program.open(library, error))
+      return fail(error);
+    error.clear(); // later steps read a non-empty error as their failure
+  }
+  double loadMs = compiled.lookupMs + millisSince(loadStart);
 
   // The function.
   const FunctionInfo *f = nullptr;
@@ -166,6 +193,7 @@ int run(int argc, char **argv) {
   report.device = kfuse_rt_device_description();
   report.deviceNote = note;
   if (!note.empty()) {
+    progressClear();
     if (!o.quiet)
       std::fprintf(stderr, "kfuse-run: running on the CPU: %s\n", note.c_str());
   }
@@ -227,6 +255,7 @@ int run(int argc, char **argv) {
   kfuse_rt_reset_records();
   std::vector<kfuse_record> trace;
   std::vector<Tensor> results;
+  progressStep("running: first call");
   auto start = std::chrono::steady_clock::now();
   if (!callOnce(&results))
     return fail(error);
@@ -237,15 +266,21 @@ int run(int argc, char **argv) {
       report.jitMs += r.duration_us / 1e3;
     trace.push_back(r);
   }
-  for (int i = 0; i < o.warmup; ++i)
+  // Each phase is shown at once, its counts at the next tick (Progress.h).
+  for (int i = 0; i < o.warmup; ++i) {
+    progressCount("running: warmup", i + 1, o.warmup);
     if (!callOnce(nullptr))
       return fail(error);
+  }
   kfuse_rt_reset_records();
   report.repeat = o.repeat;
   start = std::chrono::steady_clock::now();
-  for (int i = 0; i < o.repeat; ++i)
+  for (int i = 0; i < o.repeat; ++i) {
+    progressCount("running: call", i + 1, o.repeat);
     if (!callOnce(nullptr))
       return fail(error);
+  }
+  progressClear();
   if (o.repeat > 0) {
     report.steadyCallMs = millisSince(start) / o.repeat;
     std::vector<kfuse_record> steady = takeRecords();
@@ -258,7 +293,9 @@ int run(int argc, char **argv) {
   kfuse_rt_allocator_stats(&report.driverAllocations, &report.cacheHits);
 
   if (o.check) {
+    progressStep("checking against the unfused program on the CPU");
     report.check = checkAgainstCpu(o, library, *f, inputs, results, error);
+    progressClear();
     if (!error.empty())
       return fail(error);
   }
@@ -280,6 +317,8 @@ int run(int argc, char **argv) {
   }
   if (!writeOutputs(pending, error))
     return fail(error);
+  if (!o.quiet && o.format == "text" && isMlir)
+    printCompileLine(report, loadMs);
   if (!o.quiet)
     (o.format == "json" ? printJson : printText)(report);
   removeTempDir();

@@ -5,7 +5,7 @@
 
 // Every attribute of the contract, of its type, round-trips.
 // CHECK-LABEL: func.func @contract
-// CHECK-SAME: kf.boundaries = [#kf.boundary<producer = "reduction_max_0", producer_op = "max", consumer = "pointwise_sub_1", consumer_op = "sub", reason = rule_disabled, detail = "rule disabled: row-persistent">]
+// CHECK-SAME: kf.boundaries = [#kf.boundary<producer = "reduction_max_0", producer_op = "max", consumer = "pointwise_sub_1", consumer_op = "sub", reason = rule_disabled, detail = "row-persistent=false">]
 // CHECK: kf.kernel "pointwise_exp_0" kind pointwise -> tensor<4xf32> attributes {ops = ["exp"]}
 // CHECK: linalg.generic
 // CHECK-SAME: kf.op = "exp"
@@ -17,7 +17,7 @@ func.func @contract(%x: tensor<4xf32>) -> tensor<4xf32> attributes {
     kf.boundaries = [#kf.boundary<producer = "reduction_max_0", producer_op = "max",
                                   consumer = "pointwise_sub_1", consumer_op = "sub",
                                   reason = rule_disabled,
-                                  detail = "rule disabled: row-persistent">]} {
+                                  detail = "row-persistent=false">]} {
   %0 = kf.kernel "pointwise_exp_0" kind pointwise -> tensor<4xf32> attributes {ops = ["exp"]} {
     %e = tensor.empty() : tensor<4xf32>
     %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]}

@@ -1,0 +1,69 @@
+//===- KfMaterializeKernelResults.cpp - a kernel computes what it yields --===//
+//
+// Canonicalization erases a linalg.generic that only copies its input
+// (upstream's EraseIdentityLinalgOp). A kernel whose only work is such a
+// copy, e.g. a returned slice `x[:, :2]` (a tensor.extract_slice read by a
+// copy marked kf.view), is then left yielding a value made outside it:
+// bufferization turns that into a strided memref.copy on the host, which no
+// device (and no host runtime without libMLIR) can run, and the kernel the
+// report counted has no launch. Upstream's canonicalizer has no switch for
+// one pattern short of naming it by its C++ type, so the copy is put back
+// after it: whatever a kernel yields that no op of its own computes is
+// copied by an identity linalg.generic inside the kernel, the same copy
+// kf-to-linalg made, which the kernel's mapping already expects.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+#include "dialect/Kf/KfOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace kfuse {
+#define GEN_PASS_DEF_KFMATERIALIZEKERNELRESULTS
+#include "passes/Passes.h.inc"
+} // namespace kfuse
+
+using namespace mlir;
+using kfuse::kf::KernelOp;
+using kfuse::kf::YieldOp;
+
+namespace {
+
+/// True when `v` is computed by a linalg op of `kernel`'s own body.
+bool computedInside(Value v, KernelOp kernel) {
+  Operation *def = v.getDefiningOp();
+  return def && kernel->isProperAncestor(def) && isa<linalg::LinalgOp>(def);
+}
+
+/// An identity copy of the ranked tensor `v` into a new tensor, at `b`.
+Value copyOf(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(), utils::IteratorType::parallel);
+  auto copy = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{v}, ValueRange{init}, ArrayRef<AffineMap>{id, id},
+      parallel, [](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, args[0]);
+      });
+  copy->setAttr("kf.op", b.getStringAttr("copy"));
+  return copy.getResult(0);
+}
+
+struct KfMaterializeKernelResultsPass
+    : kfuse::impl::KfMaterializeKernelResultsBase<KfMaterializeKernelResultsPass> {
+  void runOnOperation() override {
+    getOperation()->walk([&](KernelOp kernel) {
+      auto yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
+      OpBuilder b(yield);
+      for (OpOperand &result : yield->getOpOperands())
+        if (isa<RankedTensorType>(result.get().getType()) &&
+            !computedInside(result.get(), kernel))
+          result.set(copyOf(b, yield.getLoc(), result.get()));
+    });
+  }
+};
+
+} // namespace

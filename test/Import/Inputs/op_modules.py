@@ -1,0 +1,178 @@
+"""Small modules, one a family of aten ops, for kfuse-import's tests:
+ops.mlir checks the kf text of each, ops-e2e.mlir runs each with kfuse-run
+against PyTorch. OPS maps a name to (module, example inputs, dynamic_shapes)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def _rand(*shape, seed=0, low=-2.0, high=2.0, dtype=torch.float32):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(*shape, generator=g) * (high - low) + low).to(dtype)
+
+
+def _ints(*shape, low=-8, high=9, seed=0, dtype=torch.int32):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randint(low, high, shape, generator=g).to(dtype)
+
+
+class Fn(nn.Module):
+    """A module around a function of the inputs (no weights)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
+def arithmetic(x, y, i, j):
+    return (torch.add(x, y, alpha=2), x - 1.5, 3 - x, x * y, x / y, i / j, i // j, x // y,
+            torch.maximum(x, y), torch.minimum(x, y), x.pow(2), x.abs().pow(y), 2 ** x,
+            torch.remainder(i, j), torch.remainder(x, y), i + 1, i * 2.5, x.square())
+
+
+def unary(x):
+    p = x.abs() + 0.5
+    return (-x, x.abs(), x.relu(), x.exp(), p.log(), p.sqrt(), p.rsqrt(), x.tanh(), x.sigmoid(),
+            x.sin(), x.cos(), p.reciprocal(), x.exp2(), p.log1p(), x.expm1(), x.erf(),
+            x.floor(), x.ceil(), x.round())
+
+
+def activations(x):
+    return (F.gelu(x), F.gelu(x, approximate="tanh"), F.silu(x), F.leaky_relu(x, 0.1),
+            F.hardtanh(x), F.relu6(x), x.clamp(-0.5, 0.5), x.clamp(min=0.25),
+            torch.clamp(x, max=x.mean()))
+
+
+def compare_select(x, y, i):
+    return (x == y, x != 0.5, x < y, x <= 0, x > y, x >= 1, torch.where(x > 0, x, y),
+            torch.where(x > y, 1.0, 0.0), torch.where(i > 0, i, 0), (x > 0) & (y > 0),
+            (x > 0) | (y > 0), ~(x > 0))
+
+
+def casts(x, i, b):
+    return (x.to(torch.int32), i.to(torch.float32), b.to(torch.float32), x.to(torch.float16),
+            x.half().to(torch.bfloat16).float(), i.to(torch.int64), x.to(torch.bool), b.long())
+
+
+def reductions(x, i):
+    return (x.sum(1), x.sum(), x.sum((0, 2), keepdim=True), i.sum(-1), x.mean(-1, keepdim=True),
+            x.mean(), x.amax(1), x.amin((1, 2)), x.max(), x.min(), torch.var(x, 2, correction=0),
+            x.std(1), x.var(), torch.std(x, dim=(1, 2), keepdim=True))
+
+
+def arg_reductions(x, i):
+    values, indices = x.max(dim=1)
+    low, where = x.min(dim=-1, keepdim=True)
+    return values, indices, low, where, x.argmax(-1), x.argmin(0), i.argmax(1), x.argmax()
+
+
+def views(x):
+    a = x.view(4, 6).t()
+    b = x.permute(2, 0, 1).reshape(-1, 2)
+    c = x.transpose(0, 1).contiguous()
+    d = x.unsqueeze(1).squeeze(1).expand(3, 2, 3, 4)
+    e = x[:, 1:, ::2]
+    f = x[1]
+    g = torch.cat([x, x * 2], dim=-1)
+    h0, h1 = x.chunk(2, dim=-1)
+    k = torch.stack([x, x], 0).flatten(0, 1)
+    # h0 and h1 returned as they are (test/Regression/returned-slice.mlir).
+    return a, b, c, d, e, f, g, h0, h1, k
+
+
+def matmuls(a, b, v, bb):
+    return (torch.mm(a, b), a @ b, torch.bmm(bb, bb.transpose(1, 2)), a @ v, v @ b, v @ v,
+            torch.addmm(b[0], a, b, beta=0.5, alpha=2.0), torch.matmul(bb, b.t()))
+
+
+def constants(x):
+    return x + torch.arange(4), x * torch.tensor([1.0, -1.0, 2.0, 0.5]), torch.full((2, 4), 3.0) + x
+
+
+class Norms(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.ln = nn.LayerNorm(8)
+        self.ln_plain = nn.LayerNorm(8, elementwise_affine=False, eps=1e-3)
+        self.rms = nn.RMSNorm(8, eps=1e-6)
+        self.bn = nn.BatchNorm1d(3)
+        self.bn.running_mean.uniform_(-1, 1)
+        self.bn.running_var.uniform_(0.5, 2)
+
+    def forward(self, x, y):
+        return (self.ln(x), self.ln_plain(x), self.rms(x), F.rms_norm(x, (8,)), self.bn(y),
+                torch.softmax(x, -1), torch.log_softmax(x, 1), F.softmax(x, 0))
+
+
+def losses(logits, target, logp, weight):
+    ignored = torch.where(target == 1, -100, target)
+    return (F.cross_entropy(logits, target), F.cross_entropy(logits, ignored, reduction="sum"),
+            F.cross_entropy(logits, target, reduction="none"), F.nll_loss(logp, target, weight),
+            F.nll_loss(logp, ignored, ignore_index=-100))
+
+
+class Dynamic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        h = self.fc(x.view(x.shape[0], 2, 8)).relu()
+        return h.sum(1), h.reshape(-1, 8), torch.softmax(h, -1)
+
+
+class Constants(nn.Module):
+    """Weights kept inside the program with weights='constants'."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.tensor([[1.0, 2.0], [3.0, -4.5]]))
+        self.register_buffer("scale", torch.full((2,), 0.25))
+
+    def forward(self, x):
+        return x @ self.w * self.scale
+
+
+def misc(x, y):
+    v, m = torch.var_mean(x, 1, correction=0)
+    a, b = x.split(3, dim=1)[:2]
+    return (v, m, torch.div(x, y, rounding_mode="trunc"), torch.zeros_like(x) + 1,
+            torch.ones(2, 1) * x[-1], torch.logical_not(x > 0.5), x.clamp(y - 1, y),
+            torch.std_mean(x, 0)[0], a * b, x.new_full((3, 3), 2.0) - x[:, :3])
+
+
+_batch = torch.export.Dim("batch", min=2, max=1024)
+OPS = {
+    "arithmetic": (lambda: Fn(arithmetic),
+                   lambda: (_rand(4, 8), _rand(4, 8, seed=1, low=0.5, high=2.0),
+                            _ints(4, 8), _ints(4, 8, low=1, high=5, seed=2)), None),
+    "unary": (lambda: Fn(unary), lambda: (_rand(4, 8),), None),
+    "activations": (lambda: Fn(activations), lambda: (_rand(4, 8, low=-4, high=4),), None),
+    "compare_select": (lambda: Fn(compare_select),
+                       lambda: (_rand(4, 8), _rand(4, 8, seed=1), _ints(4, 8)), None),
+    "casts": (lambda: Fn(casts),
+              lambda: (_rand(4, 8, low=-9, high=9), _ints(4, 8), _rand(4, 8) > 0), None),
+    "reductions": (lambda: Fn(reductions), lambda: (_rand(2, 3, 8), _ints(2, 8)), None),
+    "arg_reductions": (lambda: Fn(arg_reductions), lambda: (_rand(2, 3, 8), _ints(2, 8)), None),
+    "views": (lambda: Fn(views), lambda: (_rand(2, 3, 4),), None),
+    "matmuls": (lambda: Fn(matmuls),
+                lambda: (_rand(4, 8), _rand(8, 6, seed=1), _rand(8, seed=2),
+                         _rand(2, 4, 6, seed=3)), None),
+    "constants": (lambda: Fn(constants), lambda: (_rand(2, 4),), None),
+    "norms": (Norms, lambda: (_rand(2, 4, 8), _rand(4, 3, 5, seed=1)), None),
+    "losses": (lambda: Fn(losses),
+               lambda: (_rand(6, 5), torch.tensor([0, 1, 4, 2, 1, 3]),
+                        torch.log_softmax(_rand(6, 5, seed=1), 1), _rand(5, low=0.5, high=1.5)),
+               None),
+    "misc": (lambda: Fn(misc), lambda: (_rand(3, 8), _rand(3, 8, seed=1, low=0.5)), None),
+    "dynamic": (Dynamic, lambda: (_rand(4, 16),), ({0: _batch},)),
+    "bf16_f16": (lambda: Fn(lambda x, h: (x * 2 + 1, (h * h).sum(-1), torch.softmax(x, -1),
+                                          F.layer_norm(h, (8,)))),
+                 lambda: (_rand(4, 8, dtype=torch.bfloat16), _rand(4, 8, dtype=torch.float16)),
+                 None),
+}

@@ -1,0 +1,136 @@
+"""Imports models, runs each with kfuse-run on the CPU and compares its
+results with PyTorch's on the same inputs.
+
+  run_e2e.py --kfuse-run BIN --work DIR --catalogue zoo|ops [NAME ...]
+
+The catalogue is kfuse_import.zoo's MODELS (with its TOLERANCES) or
+op_modules.OPS beside this file (tolerances by dtype).
+
+For each model: kfuse-import writes DIR/NAME.mlir and DIR/NAME.inputs/
+(weights and the example inputs), kfuse-run reads them with --input-dir and
+writes its results; the reference is the PyTorch module itself, run on the
+same tensors. A model with a dynamic batch also runs at a second batch size,
+its new input given with --input (which wins over --input-dir). Prints one
+line a model; exits 1 on any mismatch."""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "importer"))
+sys.path.insert(0, HERE)
+import kfuse_import  # noqa: E402
+
+# (rtol, atol) by result dtype, where the catalogue gives none.
+DTYPE_TOLERANCE = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-12, 1e-12),
+                   torch.float16: (2e-3, 2e-3), torch.bfloat16: (2e-2, 2e-2)}
+
+
+def as_numpy(t):
+    t = t.detach()
+    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+
+
+def with_batch(inputs, batch):
+    """The example inputs with their first dim resized (new random values)."""
+    g = torch.Generator().manual_seed(batch)
+    return tuple(torch.randn((batch,) + tuple(x.shape[1:]), generator=g).to(x.dtype)
+                 for x in inputs)
+
+
+def run_kfuse(args, mlir, extra, n_results, work, tag):
+    outs = [os.path.join(work, f"{tag}.result{i}.npy") for i in range(n_results)]
+    cmd = [args.kfuse_run, mlir, "--device=" + args.device, "--warmup=0", "--repeat=1"] + extra
+    for i, path in enumerate(outs):
+        cmd.append(f"--output=result{i}={path}")
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"{tag}: kfuse-run failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return [np.load(p) for p in outs]
+
+
+def compare(name, tag, got, expected, tol):
+    worst, worst_list = 0.0, []
+    for g, e in zip(got, expected):
+        rtol, atol = tol or DTYPE_TOLERANCE.get(e.dtype, (0, 0))
+        e = as_numpy(e)
+        if g.shape != e.shape:
+            print(f"{tag}: FAIL shape {g.shape}, PyTorch {e.shape}")
+            return False
+        err = np.abs(g.astype(np.float64) - e.astype(np.float64))
+        worst = max(worst, float(err.max()) if err.size else 0.0)
+        if not np.allclose(g.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol,
+                           equal_nan=True):
+            i = np.unravel_index(np.argmax(err - rtol * np.abs(e)), e.shape)
+            print(f"{tag}: FAIL at {i} of result {len(worst_list)}: kfuse {g[i]}, "
+                  f"PyTorch {e[i]} (rtol {rtol}, atol {atol})")
+            return False
+        worst_list.append(worst)
+    tols = "by dtype" if tol is None else f"rtol {tol[0]}, atol {tol[1]}"
+    print(f"{tag}: ok, {len(got)} result{'s' * (len(got) != 1)}, max abs error {worst:.2e} "
+          f"({tols})")
+    return True
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--kfuse-run", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--catalogue", choices=("zoo", "ops"), required=True)
+    p.add_argument("--also-constants", metavar="NAME", action="append", default=[],
+                   help="also run NAME imported with weights='constants'")
+    p.add_argument("names", nargs="*")
+    args = p.parse_args()
+    if args.catalogue == "zoo":
+        from kfuse_import.zoo import MODELS, TOLERANCES
+    else:
+        from op_modules import OPS as MODELS
+        TOLERANCES = {}
+    os.makedirs(args.work, exist_ok=True)
+    ok = True
+    for name in args.names or list(MODELS):
+        start = time.time()
+        factory, example, dynamic = MODELS[name]
+        model, inputs = factory().eval(), example()
+        prog = kfuse_import.import_module(model, inputs, dynamic, entry=name)
+        mlir = os.path.join(args.work, name + ".mlir")
+        inputs_dir = prog.save(mlir, save_inputs=True, force=True)
+        with torch.no_grad():
+            expected = model(*inputs)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        got = run_kfuse(args, mlir, ["--input-dir", inputs_dir], len(expected), args.work, name)
+        ok &= compare(name, name, got, expected, TOLERANCES.get(name))
+        if name in args.also_constants:  # the weights inside, as kf.constant
+            prog = kfuse_import.import_module(model, inputs, dynamic, weights="constants",
+                                              entry=name)
+            mlir = os.path.join(args.work, name + ".constants.mlir")
+            inputs_dir = prog.save(mlir, save_inputs=True, force=True)
+            got = run_kfuse(args, mlir, ["--input-dir", inputs_dir], len(expected), args.work,
+                            name + ".constants")
+            ok &= compare(name, f"{name} with weights as constants", got, expected,
+                          TOLERANCES.get(name))
+        if dynamic is not None:  # the same program at a second batch size
+            other = with_batch(inputs, 3)
+            n_weights = len(prog.inputs) - len(inputs)
+            extra = ["--input-dir", inputs_dir]
+            for i, x in enumerate(other):
+                path = os.path.join(args.work, f"{name}.batch3.arg{n_weights + i}.npy")
+                np.save(path, as_numpy(x))
+                extra.append(f"--input=arg{n_weights + i}={path}")
+            with torch.no_grad():
+                expected = model(*other)
+            expected = expected if isinstance(expected, tuple) else (expected,)
+            got = run_kfuse(args, mlir, extra, len(expected), args.work, name + ".batch3")
+            ok &= compare(name, f"{name} at batch 3", got, expected, TOLERANCES.get(name))
+        print(f"  ({time.time() - start:.1f} s)", file=sys.stderr)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

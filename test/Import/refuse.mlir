@@ -1,0 +1,19 @@
+// REQUIRES: torch
+// What kfuse-import refuses, through its API: UnsupportedOp names the aten op
+// and the user's source line (and quotes it). The command line prints the
+// same message and exits 1 (cli.mlir).
+// RUN: %torch-python %s.py 2>&1 | FileCheck %s
+
+// CHECK:      cumsum: UnsupportedOp op=aten.cumsum.default where=refuse.mlir.py:17 reason=kf has no op for it
+// CHECK-NEXT:   message: {{.*}}refuse.mlir.py:17: aten.cumsum.default: kf has no op for it (see importer/README.md for what kfuse-import maps)
+// CHECK-NEXT:     return torch.cumsum(x, 0)
+// kf has no gather.
+// CHECK:      embedding: UnsupportedOp op=aten.embedding.default where=refuse.mlir.py:26
+// CHECK:      batch_norm_training: UnsupportedOp op=aten._native_batch_norm_legit_functional.default where=refuse.mlir.py:35 reason=batch_norm in training mode updates its running statistics, which a kf function cannot (call model.eval() before importing)
+// CHECK:      label_smoothing: UnsupportedOp op=aten.cross_entropy_loss.default where=refuse.mlir.py:40 reason=cross_entropy with label_smoothing
+// kf.argmax needs the size of the dim it reduces (its index constant).
+// CHECK:      argmax_dynamic: UnsupportedOp op=aten.argmax.default where=refuse.mlir.py:45 reason=argmax over a dynamic dim (kf needs its size)
+// CHECK:      int_trunc: UnsupportedOp op=aten.div.Tensor_mode where=refuse.mlir.py:50 reason=integer division with rounding_mode='trunc' (kf has no trunc)
+// CHECK:      uint8: UnsupportedOp op=None where=None reason=input x has dtype torch.uint8, which kf lacks
+// CHECK:      size_as_value: UnsupportedOp op=aten.mul.Tensor where=refuse.mlir.py:60 reason=a tensor size (sym_size_int_1) used as a value
+// CHECK-NOT:  imported (expected a refusal)

@@ -1,0 +1,82 @@
+"""Modules kfuse-import refuses, each with the UnsupportedOp it raises
+(its op, its source line and its message), for refuse.mlir."""
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "importer"))
+import kfuse_import  # noqa: E402
+
+
+class Cumsum(nn.Module):
+    def forward(self, x):
+        return torch.cumsum(x, 0)
+
+
+class Embedding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Embedding(10, 4)
+
+    def forward(self, i):
+        return self.table(i)
+
+
+class TrainingBatchNorm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm1d(3)
+
+    def forward(self, x):
+        return self.bn(x)
+
+
+class Smoothing(nn.Module):
+    def forward(self, x, t):
+        return F.cross_entropy(x, t, label_smoothing=0.1)
+
+
+class DynamicArgmax(nn.Module):
+    def forward(self, x):
+        return x.argmax(0)
+
+
+class IntTrunc(nn.Module):
+    def forward(self, a, b):
+        return torch.div(a, b, rounding_mode="trunc")
+
+
+class Bytes(nn.Module):
+    def forward(self, x):
+        return x + 1
+
+
+class SizeAsValue(nn.Module):
+    def forward(self, x):
+        return x * x.shape[0]
+
+
+CASES = [
+    ("cumsum", Cumsum(), (torch.randn(4, 3),), None),
+    ("embedding", Embedding(), (torch.tensor([1, 2]),), None),
+    ("batch_norm_training", TrainingBatchNorm().train(), (torch.randn(4, 3),), None),
+    ("label_smoothing", Smoothing(), (torch.randn(4, 3), torch.tensor([0, 1, 2, 0])), None),
+    ("argmax_dynamic", DynamicArgmax(), (torch.randn(4, 3),),
+     ({0: torch.export.Dim("n", min=2)},)),
+    ("int_trunc", IntTrunc(), (torch.tensor([7, -7]), torch.tensor([2, 2])), None),
+    ("uint8", Bytes(), (torch.tensor([1, 2], dtype=torch.uint8),), None),
+    ("size_as_value", SizeAsValue(), (torch.randn(4, 3),), ({0: torch.export.Dim("n", min=2)},)),
+]
+
+for name, module, args, dynamic in CASES:
+    try:
+        kfuse_import.import_module(module, args, dynamic)
+        print(f"{name}: imported (expected a refusal)")
+    except kfuse_import.UnsupportedOp as e:
+        where = os.path.basename(e.where) if e.where else None
+        print(f"{name}: UnsupportedOp op={e.op} where={where} reason={e.reason}")
+        print(f"  message: {e}")
