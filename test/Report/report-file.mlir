@@ -50,7 +50,7 @@
 
 // A directory that does not exist: the write fails, with the reason.
 // RUN: not kfuse-opt %s --kf-kernel-report=report-file=%t/none/report.txt -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: error: kf-kernel-report: cannot write report-file {{.*}}none/report.txt: {{.*}}o such file or directory
+// MISSING: error: kf-kernel-report: report-file: cannot write {{.*}}none/report.txt: {{.*}}o such file or directory
 
 // No temporary is left behind.
 // RUN: ls %t | FileCheck %s --check-prefix=LEFT

@@ -18,7 +18,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "tools/kfuse-compile/HostObjects.h"
 #include "tools/kfuse-compile/KernelManifest.h"
-#include "tools/kfuse-compile/OutputFile.h"
+#include "passes/utils/OutputFile.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"

@@ -19,7 +19,7 @@
 #include "tools/KfuseVersion.h"
 #include "tools/kfuse-compile/InlineCalls.h"
 #include "tools/kfuse-compile/KernelManifest.h"
-#include "tools/kfuse-compile/OutputFile.h"
+#include "passes/utils/OutputFile.h"
 #include "tools/kfuse-compile/SharedLibrary.h"
 #include "tools/kfuse-opt/NestingLimit.h"
 

@@ -1,5 +1,5 @@
-//===- OutputFile.cpp - writing kfuse-compile's outputs safely ------------===//
-#include "tools/kfuse-compile/OutputFile.h"
+//===- OutputFile.cpp - writing outputs safely ----------------------------===//
+#include "passes/utils/OutputFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Errc.h"

@@ -1,4 +1,4 @@
-//===- OutputFile.h - writing kfuse-compile's outputs safely ----*- C++ -*-===//
+//===- OutputFile.h - writing outputs safely -------------------*- C++ -*-===//
 //
 // What stands at an output path is never lost to a failed run, and never
 // replaced by something of another kind: a regular file (or a path where
@@ -8,8 +8,8 @@
 // /dev/stdout) is written into, never replaced by a regular file.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_TOOLS_KFUSE_COMPILE_OUTPUTFILE_H
-#define KFUSE_TOOLS_KFUSE_COMPILE_OUTPUTFILE_H
+#ifndef KFUSE_PASSES_UTILS_OUTPUTFILE_H
+#define KFUSE_PASSES_UTILS_OUTPUTFILE_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -31,4 +31,4 @@ llvm::Error writeOutput(llvm::StringRef path, llvm::StringRef contents,
 
 } // namespace kfuse
 
-#endif // KFUSE_TOOLS_KFUSE_COMPILE_OUTPUTFILE_H
+#endif // KFUSE_PASSES_UTILS_OUTPUTFILE_H
