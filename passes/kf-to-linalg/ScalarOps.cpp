@@ -279,9 +279,17 @@ Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
               return math::AbsFOp::create(b, loc, x);
             return math::AbsIOp::create(b, loc, x);
           })
-          .Case([&](ReluOp) {
-            // maximumf keeps NaN, as torch.relu does.
-            return arith3<arith::MaximumFOp, arith::MaxSIOp>(b, loc, x, c(0));
+          .Case([&](ReluOp) -> Value {
+            if (!isa<FloatType>(t))
+              return arith::MaxSIOp::create(b, loc, x, c(0));
+            // x > 0 or unordered (NaN) ? x : +0: the values of
+            // maximumf(x, 0) (NaN kept, as torch.relu keeps it; -0 gives
+            // +0), as one compare and one select. maximumf's own lowering
+            // orders signed zeros and checks NaN on every element, several
+            // instructions on x86 and in PTX where this is two.
+            Value zero = c(0);
+            Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x, zero);
+            return arith::SelectOp::create(b, loc, positive, x, zero);
           })
           .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
           .Case([&](LogOp) { return math::LogOp::create(b, loc, x); })

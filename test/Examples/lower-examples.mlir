@@ -14,7 +14,8 @@
 // ADDRELU: arith.addf
 // ADDRELU: linalg.generic
 // ADDRELU-SAME: ins(%[[T]] : tensor<1000000xf32>)
-// ADDRELU: arith.maximumf
+// ADDRELU: arith.cmpf ugt
+// ADDRELU: arith.select
 // ADDRELU-NOT: linalg.generic
 //
 // softmax: max, sub, exp, sum, div = 5 eager kernels.

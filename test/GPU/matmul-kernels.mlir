@@ -25,7 +25,8 @@
 // LAUNCH: gpu.barrier
 // LAUNCH: scf.if
 // LAUNCH: arith.addf %[[ACC]],
-// LAUNCH: arith.maximumf
+// LAUNCH: arith.cmpf ugt
+// LAUNCH: arith.select
 // LAUNCH: gpu.return
 
 // PTX-LABEL: .entry matmul_add_relu_0(
