@@ -282,14 +282,13 @@ Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
           .Case([&](ReluOp) -> Value {
             if (!isa<FloatType>(t))
               return arith::MaxSIOp::create(b, loc, x, c(0));
-            // x > 0 or unordered (NaN) ? x : +0: the values of
-            // maximumf(x, 0) (NaN kept, as torch.relu keeps it; -0 gives
-            // +0), as one compare and one select. maximumf's own lowering
-            // orders signed zeros and checks NaN on every element, several
-            // instructions on x86 and in PTX where this is two.
+            // x < 0 ? +0 : x, as torch.relu computes it: NaN stays NaN and
+            // -0 stays -0 (maximumf(x, 0) would give +0), in one compare and
+            // one select; maximumf's lowering also orders signed zeros and
+            // checks NaN on every element, a long sequence for x86-64-v3.
             Value zero = c(0);
-            Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x, zero);
-            return arith::SelectOp::create(b, loc, positive, x, zero);
+            Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+            return arith::SelectOp::create(b, loc, negative, zero, x);
           })
           .Case([&](ExpOp) { return math::ExpOp::create(b, loc, x); })
           .Case([&](LogOp) { return math::LogOp::create(b, loc, x); })

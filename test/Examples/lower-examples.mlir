@@ -14,7 +14,7 @@
 // ADDRELU: arith.addf
 // ADDRELU: linalg.generic
 // ADDRELU-SAME: ins(%[[T]] : tensor<1000000xf32>)
-// ADDRELU: arith.cmpf ugt
+// ADDRELU: arith.cmpf olt
 // ADDRELU: arith.select
 // ADDRELU-NOT: linalg.generic
 //

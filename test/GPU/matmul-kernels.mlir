@@ -25,7 +25,7 @@
 // LAUNCH: gpu.barrier
 // LAUNCH: scf.if
 // LAUNCH: arith.addf %[[ACC]],
-// LAUNCH: arith.cmpf ugt
+// LAUNCH: arith.cmpf olt
 // LAUNCH: arith.select
 // LAUNCH: gpu.return
 

@@ -82,7 +82,7 @@ func.func @at_b(%a: tensor<50x37xf32>, %b: tensor<50x23xf32>) -> tensor<37x23xf3
 // LAUNCH: %[[J:.*]] = arith.addi %[[N0]], %[[TY]] : index
 // LAUNCH: memref.load %[[W]][%[[J]], %[[K]]] : memref<23x50xf32>
 // LAUNCH: memref.store %{{.*}}, %[[WT]][%[[TX]], %[[TY]]]
-// LAUNCH: arith.cmpf ugt
+// LAUNCH: arith.cmpf olt
 // LAUNCH: arith.select
 // LAUNCH: gpu.return
 func.func @linear_relu(%x: tensor<37x50xf32>, %w: tensor<23x50xf32>, %b: tensor<23xf32>) -> tensor<37x23xf32> {

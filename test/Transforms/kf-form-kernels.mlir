@@ -9,7 +9,7 @@
 // CHECK: %[[K:.*]] = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32> attributes {ops = ["add", "relu"]} {
 // CHECK: %[[G:.*]] = linalg.generic
 // CHECK: arith.addf
-// CHECK: arith.cmpf ugt
+// CHECK: arith.cmpf olt
 // CHECK: arith.select
 // CHECK: kf.yield %[[G]] : tensor<8xf32>
 // CHECK-NOT: linalg.generic

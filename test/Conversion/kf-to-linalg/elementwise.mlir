@@ -11,8 +11,8 @@
 // CHECK-SAME: ins(%[[ADD]] : tensor<8xf32>)
 // CHECK-SAME: attrs = {kf.op = "relu"}
 // CHECK: %[[Z:.*]] = arith.constant 0.0
-// CHECK: %[[POS:.*]] = arith.cmpf ugt, %{{.*}}, %[[Z]] : f32
-// CHECK: arith.select %[[POS]], %{{.*}}, %[[Z]] : f32
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %{{.*}}, %[[Z]] : f32
+// CHECK: arith.select %[[NEG]], %[[Z]], %{{.*}} : f32
 // CHECK-NOT: linalg.generic
 func.func @add_relu(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
   %0 = kf.add %a, %b : tensor<8xf32>, tensor<8xf32>
