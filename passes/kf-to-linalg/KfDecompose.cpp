@@ -92,6 +92,38 @@ struct DecomposeLogSoftmax : OpRewritePattern<LogSoftmaxOp> {
   }
 };
 
+/// A 0-d constant tensor of float type `elt`.
+Value scalarTensor(PatternRewriter &rewriter, Location loc, Type elt,
+                   double value) {
+  auto type = RankedTensorType::get({}, elt);
+  return ConstantOp::create(rewriter, loc,
+                            DenseElementsAttr::get(type, rewriter.getFloatAttr(elt, value)));
+}
+
+/// The last `n` dims, as negative indices: -n, ..., -1.
+SmallVector<int64_t> lastDims(size_t n) {
+  SmallVector<int64_t> dims;
+  for (int64_t i = -(int64_t)n; i < 0; ++i)
+    dims.push_back(i);
+  return dims;
+}
+
+/// centered * rsqrt(var + eps) [* weight] [+ bias]: the normalization that
+/// layer_norm and batch_norm share (weight and bias may be null).
+Value normalize(PatternRewriter &rewriter, Location loc, Value centered, Value var,
+                double eps, Value weight, Value bias) {
+  Type elt = cast<RankedTensorType>(var.getType()).getElementType();
+  Value inv = RsqrtOp::create(rewriter, loc,
+                              AddOp::create(rewriter, loc, var,
+                                            scalarTensor(rewriter, loc, elt, eps)));
+  Value y = MulOp::create(rewriter, loc, centered, inv);
+  if (weight)
+    y = MulOp::create(rewriter, loc, y, weight);
+  if (bias)
+    y = AddOp::create(rewriter, loc, y, bias);
+  return y;
+}
+
 /// (x - mean) * rsqrt(var + eps) [* weight] [+ bias], with the biased
 /// variance mean((x - mean)^2), as torch.nn.functional.layer_norm.
 struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
@@ -100,9 +132,7 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = widened(rewriter, loc, op.getInput());
-    SmallVector<int64_t> trailing;
-    for (int64_t i = -(int64_t)op.getNormalizedShape().size(); i < 0; ++i)
-      trailing.push_back(i);
+    SmallVector<int64_t> trailing = lastDims(op.getNormalizedShape().size());
     auto dims = rewriter.getDenseI64ArrayAttr(trailing);
     auto keep = rewriter.getUnitAttr();
     Value mean = MeanOp::create(rewriter, loc, x, dims, keep);
@@ -110,31 +140,12 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
     Value var = MeanOp::create(
         rewriter, loc, MulOp::create(rewriter, loc, centered, centered), dims,
         keep);
-    Type elt = cast<RankedTensorType>(x.getType()).getElementType();
-    auto epsType = RankedTensorType::get({}, elt);
-    Value eps = ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(epsType,
-                               rewriter.getFloatAttr(elt, op.getEps().convertToDouble())));
-    Value inv = RsqrtOp::create(rewriter, loc,
-                                AddOp::create(rewriter, loc, var, eps));
-    Value y = MulOp::create(rewriter, loc, centered, inv);
-    if (op.getWeight())
-      y = MulOp::create(rewriter, loc, y, op.getWeight());
-    if (op.getBias())
-      y = AddOp::create(rewriter, loc, y, op.getBias());
-    finish(rewriter, op, y);
+    finish(rewriter, op, normalize(rewriter, loc, centered, var, op.getEps().convertToDouble(),
+                                   op.getWeight(), op.getBias()));
     return success();
   }
 };
 
-/// A 0-d constant tensor of float type `elt`.
-Value scalarTensor(PatternRewriter &rewriter, Location loc, Type elt,
-                   double value) {
-  auto type = RankedTensorType::get({}, elt);
-  return ConstantOp::create(rewriter, loc,
-                            DenseElementsAttr::get(type, rewriter.getFloatAttr(elt, value)));
-}
 
 Type elementType(Value v) {
   return cast<RankedTensorType>(v.getType()).getElementType();
@@ -216,21 +227,13 @@ struct DecomposeRmsNorm : OpRewritePattern<RmsNormOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = widened(rewriter, loc, op.getInput());
-    SmallVector<int64_t> trailing;
-    for (int64_t i = -(int64_t)op.getNormalizedShape().size(); i < 0; ++i)
-      trailing.push_back(i);
+    SmallVector<int64_t> trailing = lastDims(op.getNormalizedShape().size());
     Value meanSquare = MeanOp::create(rewriter, loc, MulOp::create(rewriter, loc, x, x),
                                       rewriter.getDenseI64ArrayAttr(trailing),
                                       rewriter.getUnitAttr());
     double eps = op.getEps() ? op.getEps()->convertToDouble()
                              : machineEpsilon(elementType(op.getInput()));
-    Value inv = RsqrtOp::create(
-        rewriter, loc,
-        AddOp::create(rewriter, loc, meanSquare, scalarTensor(rewriter, loc, elementType(x), eps)));
-    Value y = MulOp::create(rewriter, loc, x, inv);
-    if (op.getWeight())
-      y = MulOp::create(rewriter, loc, y, op.getWeight());
-    finish(rewriter, op, y);
+    finish(rewriter, op, normalize(rewriter, loc, x, meanSquare, eps, op.getWeight(), Value()));
     return success();
   }
 };
@@ -257,17 +260,9 @@ struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
     };
     Value mean = perChannel(op.getRunningMean());
     Value var = perChannel(op.getRunningVar());
-    Value inv = RsqrtOp::create(
-        rewriter, loc,
-        AddOp::create(rewriter, loc, var,
-                      scalarTensor(rewriter, loc, elementType(var),
-                                   op.getEps().convertToDouble())));
-    Value y = MulOp::create(rewriter, loc, SubOp::create(rewriter, loc, x, mean), inv);
-    if (Value w = perChannel(op.getWeight()))
-      y = MulOp::create(rewriter, loc, y, w);
-    if (Value b = perChannel(op.getBias()))
-      y = AddOp::create(rewriter, loc, y, b);
-    finish(rewriter, op, y);
+    Value centered = SubOp::create(rewriter, loc, x, mean);
+    finish(rewriter, op, normalize(rewriter, loc, centered, var, op.getEps().convertToDouble(),
+                                   perChannel(op.getWeight()), perChannel(op.getBias())));
     return success();
   }
 };
