@@ -508,8 +508,18 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
     16-byte aligned or better (cudaMalloc gives 256). The ops of a
     multi-output kernel run one after the other in the same thread; a value
     one stores and the next reads at the same element is passed in a
-register. Row, grid-reduction, row-chain and matmul kernels: see
-    docs/ARCHITECTURE.md. Every kernel is one launch.
+register. A flat kernel that reads an operand with its last two loops
+    swapped (a transpose) moves 32 x 32 tiles through shared memory
+    instead, so both sides are coalesced. Row, grid-reduction, row-chain
+    and matmul kernels: see docs/ARCHITECTURE.md. Every kernel is one
+    launch.
+
+    With `host`, each kernel is mapped for a CPU core a block
+    (passes/host/HostMappings.h): the same launches, one thread a block,
+    blocks sized for the caches and vector code in them (pointwise chunks
+    of 16384 elements, transposes in tiles, rows several a block, matmuls
+    register-tiled with packed panels); `block-size` and `vector-width`
+    are the GPU's.
 
     Upstream's `convert-parallel-loops-to-gpu` launches one thread per block
     unless the loops are tiled first, and loses the kernel's name; this pass
@@ -548,8 +558,9 @@ register. Row, grid-reduction, row-chain and matmul kernels: see
     Option<"vectorWidth", "vector-width", "unsigned", "4",
            "elements per thread, read as one vector (1: no vectors)">,
     Option<"host", "host", "bool", "false",
-           "for the host runtime: row kernels get one thread a block and no "
-           "shuffles, barriers or shared memory">,
+           "for the host runtime: each kernel mapped for a CPU core a block "
+           "(one thread, vector code, no shuffles, barriers or shared "
+           "memory)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

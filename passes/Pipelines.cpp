@@ -64,7 +64,13 @@ void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) 
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // A vector.transpose (the host's transposes, 8 x 8 blocks in registers)
+  // as one shufflevector, which LLVM's x86 backend turns into unpack and
+  // permute instructions; the default, element by element, is 64 extracts
+  // and inserts.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // The math ops the LLVM dialect lacks (erf, tanh, ipowi) as libm calls
   // or functions.
   pm.addPass(createMathToFuncs());
@@ -141,6 +147,11 @@ void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
     // Each kernel becomes one gpu.launch named after it, then a gpu.func;
     // the host's buffers become device buffers, all on one stream.
     addLaunchPasses(pm, options);
+    // Constants and index math (sizes, strides) move into the launches, so
+    // the kernels see them as constants: relu's zero is an immediate of one
+    // max, not a parameter whose NaN and signed-zero cases must be kept,
+    // and a division by a static size is a multiply.
+    pm.addPass(createGpuLaunchSinkIndexComputationsPass());
     pm.addPass(createGpuKernelOutliningPass());
     pm.addPass(createKfDeviceBuffers());
     pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());

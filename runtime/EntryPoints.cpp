@@ -7,7 +7,10 @@
 // owns, so streams created by compiled code are that stream.
 //
 //===----------------------------------------------------------------------===//
+#include "HostCpu.h"
 #include "Runtime.h"
+
+#include <dlfcn.h>
 
 using kfuse::rt::Runtime;
 
@@ -78,6 +81,26 @@ void mgpuMemset32(void *dst, unsigned value, size_t count, void * /*stream*/) {
 }
 void mgpuMemset16(void *dst, unsigned short value, size_t count, void * /*stream*/) {
   rt().memset16(dst, value, count);
+}
+
+// Called by a library's first constructor (kfuse-compile's addHostCpuCheck)
+// with the CPU its host code was compiled for and that CPU's features: a
+// CPU without one of them would die of SIGILL in the library's code, so the
+// load stops here, naming what is missing. Not in runtime.h: as the mgpu*
+// calls, only compiled code calls it.
+void kfuse_rt_require_host_cpu(const char *cpu, const char *features) {
+  std::string missing = kfuse::rt::missingHostFeatures(features ? features : "");
+  if (missing.empty())
+    return;
+  Dl_info info;
+  std::string library = dladdr(features, &info) && info.dli_fname
+                            ? info.dli_fname
+                            : std::string("a library from kfuse-compile");
+  Runtime::get().fail(library + " was compiled for the CPU '" + (cpu ? cpu : "?") +
+                      "' (kfuse-compile --host-cpu), and this CPU lacks " + missing +
+                      ": compile it again on this machine (--host-cpu=native, the "
+                      "default) or for a CPU both have (--host-cpu=x86-64-v3 for AVX2 "
+                      "and FMA, x86-64 for any x86-64 CPU)");
 }
 
 int kfuse_rt_init(const char *device, char *why, size_t whySize) {

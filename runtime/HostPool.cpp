@@ -2,8 +2,62 @@
 #include "HostPool.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 
 namespace kfuse::rt {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double nanosSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+}
+
+/// How long a worker spins for the next job after one, and the caller for
+/// the workers to finish, before sleeping: long enough to span the gap
+/// between the launches of one call (a few µs of launch code) and between
+/// calls in a loop, short enough that an idle pool stops burning its cores
+/// almost at once (OpenMP runtimes spin for 0.2-200 ms).
+constexpr double kSpinNs = 100e3;
+
+/// Bounds of the costs of waking the workers: below, a measurement's noise;
+/// above, a start on a loaded machine (workers not scheduled for a while)
+/// would keep the large launches that follow on one thread.
+constexpr double kMinCostNs = 0.5e3, kMaxCostNs = 200e3;
+/// How fast a learned cost returns to the one measured at the start: a
+/// launch that stays on one thread because of a cost learned under a load
+/// that has passed is spread again, and measured, within ~0.1 s.
+constexpr double kHalfLifeNs = 30e6;
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+/// Spins until ready() or kSpinNs have passed; returns ready(). After 256
+/// pauses (a few µs) it yields the core at each turn: when the thread it waits for
+/// shares its core (more threads than cores: a loaded machine), spinning
+/// alone would hold that thread off for the whole spin (measured: every
+/// launch then took two spins, 200 µs, where it takes 1-20).
+template <typename Ready> bool spinUntil(Ready ready) {
+  for (int i = 0; i < 256; ++i) {
+    if (ready())
+      return true;
+    cpuRelax();
+  }
+  Clock::time_point start = Clock::now();
+  do {
+    std::this_thread::yield();
+    if (ready())
+      return true;
+  } while (nanosSince(start) < kSpinNs);
+  return ready();
+}
+} // namespace
 
 HostPool::HostPool(unsigned threads) {
   try {
@@ -15,6 +69,7 @@ HostPool::HostPool(unsigned threads) {
     stop();
     throw;
   }
+  measureWakeCosts();
 }
 
 HostPool::~HostPool() { stop(); }
@@ -30,53 +85,157 @@ void HostPool::stop() {
   workers.clear();
 }
 
-void HostPool::take() {
+/// The costs start as measured here, on this machine, rather than assumed
+/// (on the 2-core VM kfuse was measured on: ~22 µs asleep, a futex wake-up
+/// and an idle virtual CPU's start; 1-20 µs spinning, as other programs
+/// leave a core free or not): the round trip of an empty job, the median of
+/// three. Each process pays it once at the start (~0.5 ms). run() then
+/// learns them from its launches.
+void HostPool::measureWakeCosts() {
+  if (workers.empty())
+    return;
+  std::function<void(int64_t)> nothing = [](int64_t) {};
+  double coldNs[3], hotNs[3];
+  for (int round = 0; round < 3; ++round) {
+    // The workers sleep once they have spun for kSpinNs.
+    Clock::time_point start = Clock::now();
+    while (sleeping.load() < workers.size() && nanosSince(start) < 20 * kSpinNs)
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    start = Clock::now();
+    spread(0, size(), nothing);
+    coldNs[round] = nanosSince(start);
+    start = Clock::now();
+    spread(0, size(), nothing);
+    hotNs[round] = nanosSince(start);
+  }
+  std::sort(coldNs, coldNs + 3);
+  std::sort(hotNs, hotNs + 3);
+  cold.base = cold.learned = std::clamp(coldNs[1], kMinCostNs, kMaxCostNs);
+  hot.base = hot.learned = std::clamp(hotNs[1], kMinCostNs, kMaxCostNs);
+  cold.at = hot.at = Clock::now();
+}
+
+double HostPool::Cost::now(Clock::time_point t) const {
+  double age = std::chrono::duration<double, std::nano>(t - at).count();
+  return base + (learned - base) * std::exp2(-age / kHalfLifeNs);
+}
+
+void HostPool::Cost::learn(double observed, Clock::time_point t) {
+  double current = now(t);
+  learned = std::clamp(current + 0.25 * (observed - current), kMinCostNs, kMaxCostNs);
+  at = t;
+}
+
+int64_t HostPool::take() {
+  int64_t ran = 0;
   for (;;) {
     int64_t begin = next.fetch_add(chunk);
     if (begin >= count)
-      return;
-    for (int64_t i = begin, end = std::min(begin + chunk, count); i < end; ++i)
+      return ran;
+    int64_t end = std::min(begin + chunk, count);
+    for (int64_t i = begin; i < end; ++i)
       (*body)(i);
+    ran += end - begin;
   }
 }
 
 void HostPool::work() {
   uint64_t seen = 0;
+  // Sequentially consistent, as the caller's raise of `generation` and
+  // read of `sleeping` (see below).
+  auto ready = [&] {
+    return generation.load() != seen ||
+           stopping.load(std::memory_order_relaxed);
+  };
   for (;;) {
-    {
+    if (!spinUntil(ready)) {
       std::unique_lock<std::mutex> lock(mutex);
-      wake.wait(lock, [&] { return stopping || generation != seen; });
-      if (stopping)
-        return;
-      seen = generation;
+      // Counted under the lock before the predicate is read: a caller that
+      // raises `generation` and reads 0 here finds the worker awake (it
+      // reads the new generation); one that reads 1 notifies under the lock.
+      sleeping.fetch_add(1);
+      wake.wait(lock, ready);
+      sleeping.fetch_sub(1);
     }
+    if (stopping.load())
+      return;
+    seen = generation.load(std::memory_order_acquire);
     take();
-    std::lock_guard<std::mutex> lock(mutex);
-    if (--busy == 0)
+    if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex);
       done.notify_one();
+    }
   }
 }
 
-void HostPool::run(int64_t n, const std::function<void(int64_t)> &f) {
+int64_t HostPool::spread(int64_t first, int64_t n, const std::function<void(int64_t)> &f,
+                         double *callerNs) {
+  body = &f;
+  count = n;
+  // Several chunks per thread balance uneven blocks; at least one block.
+  chunk = std::max<int64_t>(1, (n - first) / (int64_t(size()) * 8));
+  next.store(first, std::memory_order_relaxed);
+  pending.store(unsigned(workers.size()), std::memory_order_relaxed);
+  generation.fetch_add(1); // sequentially consistent: see work()
+  if (sleeping.load() > 0) {
+    { std::lock_guard<std::mutex> lock(mutex); }
+    wake.notify_all();
+  }
+  Clock::time_point start = Clock::now();
+  int64_t ran = take();
+  if (callerNs)
+    *callerNs = nanosSince(start);
+  auto finished = [&] { return pending.load(std::memory_order_acquire) == 0; };
+  if (!spinUntil(finished)) {
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, finished);
+  }
+  return ran;
+}
+
+void HostPool::run(int64_t n, const std::function<void(int64_t)> &f, BlockTime *time) {
   if (n <= 1 || workers.empty()) {
     for (int64_t i = 0; i < n; ++i)
       f(i);
+    inlineRuns.fetch_add(1, std::memory_order_relaxed);
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    body = &f;
-    count = n;
-    // Several chunks per thread balance uneven blocks; at least one block.
-    chunk = std::max<int64_t>(1, n / (int64_t(size()) * 8));
-    next = 0;
-    busy = static_cast<unsigned>(workers.size());
-    ++generation;
+  int64_t first = 0;
+  double perBlock = time ? time->ns : -1;
+  if (perBlock < 0) {
+    // Unknown: block 0 runs here, timed, and stands for the others.
+    Clock::time_point start = Clock::now();
+    f(0);
+    perBlock = nanosSince(start);
+    first = 1;
   }
-  wake.notify_all();
-  take();
-  std::unique_lock<std::mutex> lock(mutex);
-  done.wait(lock, [&] { return busy == 0; });
+  // What the workers would save: the rest's time on this thread less its
+  // time spread over the threads; they are woken when that exceeds what
+  // waking them costs (more while they sleep than while they spin).
+  int64_t rest = n - first;
+  double alone = perBlock * double(rest);
+  double ideal = alone / double(std::min<int64_t>(size(), rest));
+  Cost &cost = sleeping.load(std::memory_order_relaxed) ? cold : hot;
+  Clock::time_point start = Clock::now();
+  if (alone - ideal <= cost.now(start)) {
+    for (int64_t i = first; i < n; ++i)
+      f(i);
+    if (time)
+      time->ns = nanosSince(start) / double(rest);
+    inlineRuns.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  double callerNs = 0;
+  int64_t ran = spread(first, n, f, &callerNs);
+  // The cost is learned from what spreading took beyond the ideal: the
+  // wake-up, the scheduler (a worker that shares a core with another
+  // program, or with this thread), and the blocks' contention for memory
+  // bandwidth, which the round trip of an empty job does not show.
+  cost.learn(nanosSince(start) - ideal, start);
+  // The blocks this thread ran, timed without the wait for the others.
+  if (time)
+    time->ns = ran > 0 ? callerNs / double(ran) : perBlock;
+  spreadRuns.fetch_add(1, std::memory_order_relaxed);
 }
 
 } // namespace kfuse::rt

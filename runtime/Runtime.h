@@ -37,6 +37,7 @@ struct Function {
   std::string name;
   CUfunction cu = nullptr;
   HostKernel host = nullptr;
+  HostPool::BlockTime blockTime; // host: what its blocks last took
 };
 
 class Runtime {

@@ -17,6 +17,7 @@
 #include "passes/gpu/MatmulKernels.h"
 #include "passes/gpu/PointwiseKernels.h"
 #include "passes/gpu/RowKernels.h"
+#include "passes/host/HostMappings.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -124,6 +125,8 @@ struct KernelToLaunch : OpRewritePattern<KernelOp> {
                            PatternRewriter &rewriter) const {
     SmallVector<linalg::GenericOp> generics = generalizeFills(rewriter, ops);
     rewriter.setInsertionPoint(kernel);
+    if (options.host)
+      return kfuse::host::mapPointwiseKernel(rewriter, kernel.getSymNameAttr(), generics);
     return kfuse::gpu::mapPointwiseKernel(rewriter, kernel.getSymNameAttr(),
                                           generics, options.blockSize,
                                           options.vectorWidth);
@@ -153,8 +156,11 @@ struct RowKernelToLaunch : KernelToLaunch<KernelMapping::Row> {
   using KernelToLaunch::KernelToLaunch;
   LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                      PatternRewriter &rewriter) const override {
-    kfuse::gpu::mapRowKernel(rewriter, kernel.getSymNameAttr(), ops,
-                             options.blockSize, options.host);
+    if (options.host)
+      kfuse::host::mapRowKernel(rewriter, kernel.getSymNameAttr(), ops);
+    else
+      kfuse::gpu::mapRowKernel(rewriter, kernel.getSymNameAttr(), ops,
+                               options.blockSize, /*host=*/false);
     return success();
   }
 };
@@ -169,9 +175,13 @@ struct GridReductionKernelToLaunch : KernelToLaunch<KernelMapping::GridReduction
       : KernelToLaunch(ctx, options), tickets(tickets) {}
   LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                      PatternRewriter &rewriter) const override {
-    kfuse::gpu::mapGridReductionKernel(rewriter, kernel.getSymNameAttr(), ops,
-                                       options.blockSize, options.host,
-                                       tickets.lookup(kernel));
+    if (options.host)
+      kfuse::host::mapGridReductionKernel(rewriter, kernel.getSymNameAttr(), ops,
+                                          tickets.lookup(kernel));
+    else
+      kfuse::gpu::mapGridReductionKernel(rewriter, kernel.getSymNameAttr(), ops,
+                                         options.blockSize, /*host=*/false,
+                                         tickets.lookup(kernel));
     return success();
   }
   const Tickets &tickets;
@@ -196,7 +206,10 @@ struct MatmulKernelToLaunch : KernelToLaunch<KernelMapping::Matmul> {
   using KernelToLaunch::KernelToLaunch;
   LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                      PatternRewriter &rewriter) const override {
-    kfuse::gpu::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops, options.host);
+    if (options.host)
+      kfuse::host::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops);
+    else
+      kfuse::gpu::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops, /*host=*/false);
     return success();
   }
 };

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/PointwiseKernels.h"
+#include "passes/gpu/PointwiseBody.h"
+#include "passes/gpu/TransposeKernels.h"
 #include "passes/gpu/MappingUtils.h"
 #include "passes/analysis/Views.h"
 #include "passes/utils/CompensatedSum.h"
@@ -129,217 +131,6 @@ LogicalResult checkFlatKernel(kfuse::kf::KernelOp kernel,
 } // namespace kfuse::gpu
 
 namespace {
-using kfuse::gpu::cloneBody;
-using kfuse::gpu::delinearize;
-using kfuse::gpu::indices;
-
-/// The ops of one kernel, emitted for one thread's elements.
-class KernelBody {
-public:
-  /// `sizes[k]`: the result sizes of ops[k] (its parallel loops): ops
-  /// reshaped from one another share the linear index, not the indices.
-  KernelBody(ArrayRef<linalg::GenericOp> ops, ArrayRef<SmallVector<Value>> sizes)
-      : ops(ops), opSizes(sizes) {}
-
-  /// Computes the element at flat index `i`: loop indices by delinearizing
-  /// over `sizes`; operands read through the ops' indexing maps.
-  void scalar(OpBuilder &b, Location loc, Value i) {
-    SmallVector<Value> ivs;
-    ArrayRef<Value> ivSizes;
-    llvm::DenseMap<Value, Value> stored; // buffer -> this element's value
-    for (auto [k, constOp] : llvm::enumerate(ops)) {
-      linalg::GenericOp op = constOp;
-      if (ivs.empty() || ArrayRef<Value>(opSizes[k]) != ivSizes) {
-        ivSizes = opSizes[k];
-        ivs = delinearize(b, loc, i, ivSizes);
-      }
-      if (op.getNumReductionLoops()) {
-        smallReduction(b, loc, op, ivs, stored);
-        continue;
-      }
-      IRMapping mapping;
-      Block &body = op.getRegion().front();
-      for (OpOperand &operand : op->getOpOperands()) {
-        BlockArgument arg = body.getArgument(operand.getOperandNumber());
-        if (arg.use_empty())
-          continue; // an init that the body never reads
-        AffineMap map = op.getMatchingIndexingMap(&operand);
-        if (auto it = stored.find(operand.get());
-            map.isIdentity() && it != stored.end()) {
-          mapping.map(arg, it->second);
-          continue;
-        }
-        mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(),
-                                                indices(b, loc, map, ivs)));
-      }
-      SmallVector<Value> results = cloneBody(b, op, mapping, ivs);
-      for (auto [v, init] : llvm::zip(results, op.getDpsInitsMutable())) {
-        memref::StoreOp::create(
-            b, loc, v, init.get(),
-            indices(b, loc, op.getMatchingIndexingMap(&init), ivs));
-        stored[init.get()] = v;
-      }
-    }
-  }
-
-  /// Computes `lanes` consecutive elements from flat index `i0` with one
-  /// vector load or store per operand (every map is the identity, and
-  /// `flat` holds 1-D views of the buffers).
-  void vector(OpBuilder &b, Location loc, Value i0, unsigned lanes,
-              const llvm::DenseMap<Value, Value> &flat) {
-    llvm::DenseMap<Value, SmallVector<Value>> stored;
-    for (linalg::GenericOp op : ops) {
-      Block &body = op.getRegion().front();
-      SmallVector<IRMapping> mappings(lanes);
-      for (OpOperand &operand : op->getOpOperands()) {
-        BlockArgument arg = body.getArgument(operand.getOperandNumber());
-        if (arg.use_empty())
-          continue;
-        SmallVector<Value> values;
-        if (auto it = stored.find(operand.get()); it != stored.end()) {
-          values = it->second;
-        } else {
-          Value v = vector::LoadOp::create(b, loc, vectorType(arg.getType(), lanes),
-                                           flat.lookup(operand.get()), i0);
-          v.getDefiningOp()->setAttr("alignment", alignment(b, arg.getType(), lanes));
-          for (unsigned k = 0; k < lanes; ++k)
-            values.push_back(vector::ExtractOp::create(b, loc, v, k));
-        }
-        for (unsigned k = 0; k < lanes; ++k)
-          mappings[k].map(arg, values[k]);
-      }
-      SmallVector<SmallVector<Value>> laneResults;
-      for (unsigned k = 0; k < lanes; ++k) {
-        // Lane k's loop indices are only needed by linalg.index ops.
-        laneResults.push_back(cloneBody(b, op, mappings[k], {}));
-      }
-      for (auto [r, init] : llvm::enumerate(op.getDpsInitsMutable())) {
-        SmallVector<Value> values;
-        for (unsigned k = 0; k < lanes; ++k)
-          values.push_back(laneResults[k][r]);
-        Value v = vector::FromElementsOp::create(
-            b, loc, vectorType(values.front().getType(), lanes), values);
-        auto store = vector::StoreOp::create(b, loc, v, flat.lookup(init.get()), i0);
-        store->setAttr("alignment", alignment(b, values.front().getType(), lanes));
-        stored[init.get()] = values;
-      }
-    }
-  }
-
-private:
-  ArrayRef<linalg::GenericOp> ops;
-  ArrayRef<SmallVector<Value>> opSizes;
-
-  /// Folds the terms of this thread's element of a small static reduction
-  /// (checked by checkFlatKernel), unrolled in the order of the CPU's loop
-  /// nest (loop order, the last reduction loop fastest), from the value its
-  /// fill stored (or the buffer's). A float sum takes the compensated step
-  /// the CPU lowering gives it (kf-compensated-sums): f32 sums are
-  /// bit-equal to the CPU pipeline's.
-  void smallReduction(OpBuilder &b, Location loc, linalg::GenericOp op,
-                      ArrayRef<Value> resultIvs,
-                      llvm::DenseMap<Value, Value> &stored) {
-    Block &body = op.getRegion().front();
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    SmallVector<unsigned> reduced;
-    op.getReductionDims(reduced);
-    // Loop indices: the parallel loops are the result's indices, in order.
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    SmallVector<Value> ivs(op.getNumLoops(), zero);
-    for (unsigned d = 0, r = 0; d < ivs.size(); ++d)
-      if (iterators[d] == utils::IteratorType::parallel)
-        ivs[d] = resultIvs[r++];
-
-    SmallVector<Value> acc; // the fill's value, in a register, or the buffer's
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      auto it = stored.find(init.get());
-      if (it != stored.end()) {
-        acc.push_back(it->second);
-        continue;
-      }
-      AffineMap map = op.getMatchingIndexingMap(&init);
-      acc.push_back(memref::LoadOp::create(b, loc, init.get(), indices(b, loc, map, ivs)));
-    }
-    arith::AddFOp sum = kfuse::lowering::compensatedSumCombiner(op);
-    Value lost;
-    if (sum)
-      lost = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc[0].getType(), 0.0));
-
-    int64_t terms = 1;
-    for (unsigned d : reduced)
-      terms *= ranges[d];
-    for (int64_t t = 0; t < terms; ++t) {
-      for (int64_t rest = t, k = (int64_t)reduced.size() - 1; k >= 0; --k) {
-        ivs[reduced[k]] = arith::ConstantIndexOp::create(b, loc, rest % ranges[reduced[k]]);
-        rest /= ranges[reduced[k]];
-      }
-      IRMapping mapping;
-      for (OpOperand *input : op.getDpsInputOperands()) {
-        BlockArgument arg = body.getArgument(input->getOperandNumber());
-        if (!arg.use_empty())
-          mapping.map(arg, memref::LoadOp::create(
-                               b, loc, input->get(),
-                               indices(b, loc, op.getMatchingIndexingMap(input), ivs)));
-      }
-      for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
-        mapping.map(body.getArgument(init.getOperandNumber()), acc[k]);
-      if (!sum) {
-        acc = cloneBody(b, op, mapping, ivs);
-        continue;
-      }
-      // The body but its final add, whose other operand is the term.
-      for (Operation &inner : body.without_terminator()) {
-        if (auto index = dyn_cast<linalg::IndexOp>(inner))
-          mapping.map(index.getResult(), ivs[index.getDim()]);
-        else if (&inner != sum.getOperation())
-          b.clone(inner, mapping);
-      }
-      Value out = body.getArguments().back();
-      Value term = mapping.lookup(sum.getLhs() == out ? sum.getRhs() : sum.getLhs());
-      std::tie(acc[0], lost) = kfuse::lowering::compensatedAdd(b, loc, acc[0], lost, term);
-    }
-    for (auto [v, init] : llvm::zip(acc, op.getDpsInitsMutable())) {
-      memref::StoreOp::create(b, loc, v, init.get(),
-                              indices(b, loc, op.getMatchingIndexingMap(&init), ivs));
-      stored[init.get()] = v;
-    }
-  }
-
-  static VectorType vectorType(Type element, unsigned lanes) {
-    return VectorType::get({lanes}, element);
-  }
-
-  /// The alignment a vector access may promise: the buffers are at least
-  /// 16-byte aligned (kfuse's allocations) and i0 is a multiple of `lanes`.
-  static IntegerAttr alignment(OpBuilder &b, Type element, unsigned lanes) {
-    unsigned bytes = std::max(1u, element.getIntOrFloatBitWidth() / 8) * lanes;
-    return b.getI64IntegerAttr(std::min(bytes, 16u));
-  }
-
-};
-
-/// Whether every access of the kernel is contiguous and in iteration
-/// order, so that consecutive threads' elements can be read as vectors.
-bool isVectorizable(ArrayRef<linalg::GenericOp> ops) {
-  for (linalg::GenericOp op : ops) {
-    if (op.getNumLoops() == 0 || op.getNumReductionLoops() || llvm::any_of(op.getBody()->getOps<linalg::IndexOp>(),
-                                              [](auto) { return true; }))
-      return false;
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto type = cast<MemRefType>(operand.get().getType());
-      // i1 is a byte per element in memory but a bit per lane in an LLVM
-      // vector: bool buffers are accessed element by element.
-      if (!op.getMatchingIndexingMap(&operand).isIdentity() ||
-          !type.getLayout().isIdentity() ||
-          !type.getElementType().isIntOrFloat() ||
-          type.getElementType().getIntOrFloatBitWidth() < 8)
-        return false;
-    }
-  }
-  return true;
-}
-
 /// Maps the generics of one kernel (in program order, one iteration space,
 /// checked by kf-assign-kernel-mappings) to one launch. Each thread computes
 /// `lanes` consecutive elements: with vector loads and stores when it has
@@ -356,6 +147,10 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
     if (!op.hasPureBufferSemantics())
       return op.emitError("kf-map-kernels-to-gpu: kernel '")
              << name.getValue() << "' is not a bufferized pointwise op";
+  if (isTiledTranspose(ops)) {
+    mapTransposeKernel(b, name, ops);
+    return success();
+  }
   OpBuilder::InsertionGuard guard(b);
   Location loc = first.getLoc();
   unsigned lanes = vectorWidth > 1 && isVectorizable(ops) ? vectorWidth : 1;
@@ -364,17 +159,7 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   // reduced loops are each thread's; ops reshaped from one another have as
   // many elements), their product n, and the grid: ceil(n / (block *
   // lanes)).
-  std::vector<SmallVector<Value>> opSizes;
-  for (linalg::GenericOp op : ops) {
-    SmallVector<Value> sizes;
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    for (auto [r, iterator] : llvm::zip(
-             cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc),
-             iterators))
-      if (iterator == utils::IteratorType::parallel)
-        sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
-    opSizes.push_back(sizes);
-  }
+  std::vector<SmallVector<Value>> opSizes = parallelSizes(b, loc, ops);
   ArrayRef<Value> sizes = opSizes.back();
   Value n = arith::ConstantIndexOp::create(b, loc, 1);
   for (Value s : sizes)
@@ -388,21 +173,7 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   // Contiguous buffers are read through 1-D views of the same memory.
   llvm::DenseMap<Value, Value> flat;
   if (lanes > 1)
-    for (linalg::GenericOp op : ops)
-      for (Value v : op->getOperands()) {
-        auto type = cast<MemRefType>(v.getType());
-        if (flat.count(v))
-          continue;
-        if (type.getRank() == 1) {
-          flat[v] = v;
-          continue;
-        }
-        ReassociationIndices all;
-        for (int64_t d = 0; d < type.getRank(); ++d)
-          all.push_back(d);
-        flat[v] = memref::CollapseShapeOp::create(
-            b, loc, v, ArrayRef<ReassociationIndices>{all});
-      }
+    flat = flatViews(b, loc, ops);
   auto launch =
       buildKernelLaunch(b, loc, name.getValue(), {grid, one, one, block, one, one});
 
@@ -411,7 +182,7 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
       b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, block),
       launch.getThreadIds().x);
   Value i0 = arith::MulIOp::create(b, loc, thread, width);
-  KernelBody body(ops, opSizes);
+  PointwiseBody body(ops, opSizes);
   if (lanes == 1) {
     Value inBounds =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i0, n);

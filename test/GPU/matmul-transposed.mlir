@@ -43,7 +43,7 @@
 // ty, n0 + tx] to bTile[ty][tx]. The multiply-adds read the tiles as in the
 // plain case.
 // LAUNCH-LABEL: gpu.func @matmul_0(
-// LAUNCH-SAME: %[[A:[a-z0-9]+]]: memref<50x37xf32>, %{{.*}}: index, %[[B:[a-z0-9]+]]: memref<50x23xf32>
+// LAUNCH-SAME: %[[A:[a-z0-9]+]]: memref<50x37xf32>, %[[B:[a-z0-9]+]]: memref<50x23xf32>
 // LAUNCH-SAME: workgroup(%[[AT:.*]] : memref<16x17xf32, #gpu.address_space<workgroup>>, %[[BT:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>)
 // LAUNCH: %[[BY:.*]] = gpu.block_id y
 // LAUNCH: %[[TX:.*]] = gpu.thread_id x
@@ -71,7 +71,7 @@ func.func @at_b(%a: tensor<50x37xf32>, %b: tensor<50x23xf32>) -> tensor<37x23xf3
 // tx) reads W[n0 + ty, k0 + tx] (along k) and writes bTile[tx][ty]; the
 // epilogue as before.
 // LAUNCH-LABEL: gpu.func @matmul_add_relu_1(
-// LAUNCH-SAME: %[[X:[a-z0-9]+]]: memref<37x50xf32>, %{{.*}}: index, %[[W:[a-z0-9]+]]: memref<23x50xf32>
+// LAUNCH-SAME: %[[X:[a-z0-9]+]]: memref<37x50xf32>, %[[W:[a-z0-9]+]]: memref<23x50xf32>
 // LAUNCH-SAME: workgroup(%[[XT:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>, %[[WT:.*]] : memref<16x17xf32, #gpu.address_space<workgroup>>)
 // LAUNCH: %[[BX:.*]] = gpu.block_id x
 // LAUNCH: %[[TX:.*]] = gpu.thread_id x

@@ -25,12 +25,12 @@
 // FUSED-NEXT: cuMemAlloc 20224 bytes -> buf1
 // FUSED-NEXT: cuMemcpyAsync buf1 <- host, 20000 bytes
 // FUSED-NEXT: cuMemAlloc 20224 bytes -> buf2
-// FUSED-NEXT: cuModuleLoadDataEx entries: pointwise_add_relu_0(20 params)
+// FUSED-NEXT: cuModuleLoadDataEx entries: pointwise_add_relu_0(16 params)
 // FUSED-NEXT: cuModuleGetFunction pointwise_add_relu_0
-// FUSED-NEXT: cuLaunchKernel pointwise_add_relu_0 grid=(5,1,1) block=(256,1,1) smem=0 args: 256 4 5000 buf0 buf0 0 5000 1 buf1 buf1 0 5000 1 0 buf2 buf2 0 5000 1 1
+// FUSED-NEXT: cuLaunchKernel pointwise_add_relu_0 grid=(5,1,1) block=(256,1,1) smem=0 args: 5000 buf0 buf0 0 5000 1 buf1 buf1 0 5000 1 buf2 buf2 0 5000 1
 // FUSED-NEXT: cuMemcpyAsync host <- buf2, 20000 bytes
 // The second call: no allocation (c comes back from the cache), no load.
-// FUSED-NEXT: cuLaunchKernel pointwise_add_relu_0 grid=(5,1,1) {{.*}} buf2 buf2 0 5000 1 1
+// FUSED-NEXT: cuLaunchKernel pointwise_add_relu_0 grid=(5,1,1) {{.*}} buf2 buf2 0 5000 1{{$}}
 // FUSED-NOT: cuMemAlloc
 // FUSED-NOT: cuModuleLoadDataEx
 //
@@ -40,9 +40,9 @@
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.eager.log kfuse-run %s \
 // RUN:   --device=cuda --fusion=off --warmup=0 --repeat=0 --dim d0=5000 --dim d1=5000
 // RUN: FileCheck %s --check-prefix=EAGER < %t.eager.log
-// EAGER: cuModuleLoadDataEx entries: pointwise_add_0(19 params) pointwise_relu_1(15 params)
-// EAGER: cuLaunchKernel pointwise_add_0 grid=(5,1,1) block=(256,1,1) smem=0 args: 256 4 5000 buf0 buf0 0 5000 1 buf1 buf1 0 5000 1 buf2 buf2 0 5000 1 1
-// EAGER: cuLaunchKernel pointwise_relu_1 grid=(5,1,1) block=(256,1,1) smem=0 args: 256 4 5000 buf2 buf2 0 5000 1 0 buf3 buf3 0 5000 1 1
+// EAGER: cuModuleLoadDataEx entries: pointwise_add_0(16 params) pointwise_relu_1(11 params)
+// EAGER: cuLaunchKernel pointwise_add_0 grid=(5,1,1) block=(256,1,1) smem=0 args: 5000 buf0 buf0 0 5000 1 buf1 buf1 0 5000 1 buf2 buf2 0 5000 1{{$}}
+// EAGER: cuLaunchKernel pointwise_relu_1 grid=(5,1,1) block=(256,1,1) smem=0 args: 5000 buf2 buf2 0 5000 1 buf3 buf3 0 5000 1{{$}}
 //
 // One PTX for every length: 1 element is one block; 128 threads a block
 // give ceil(5000 / 512) = 10 blocks.
@@ -50,11 +50,11 @@
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.one.log kfuse-run %s \
 // RUN:   --device=cuda --warmup=0 --repeat=0 --dim d0=1 --dim d1=1
 // RUN: FileCheck %s --check-prefix=ONE < %t.one.log
-// ONE: cuLaunchKernel pointwise_add_relu_0 grid=(1,1,1) block=(256,1,1) smem=0 args: 256 4 1 buf0
+// ONE: cuLaunchKernel pointwise_add_relu_0 grid=(1,1,1) block=(256,1,1) smem=0 args: 1 buf0
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.b128.log kfuse-run %s \
 // RUN:   --device=cuda --warmup=0 --repeat=0 --dim d0=5000 --dim d1=5000 --block-size=128
 // RUN: FileCheck %s --check-prefix=B128 < %t.b128.log
-// B128: cuLaunchKernel pointwise_add_relu_0 grid=(10,1,1) block=(128,1,1) smem=0 args: 128 4 5000
+// B128: cuLaunchKernel pointwise_add_relu_0 grid=(10,1,1) block=(128,1,1) smem=0 args: 5000 buf0
 //
 // softmax over 1024 rows of 1024: one row kernel, a block per row (1024),
 // 256 threads (1024 columns would take 1024, capped at the block size).

@@ -14,15 +14,20 @@ p.add_argument("--library")
 p.add_argument("--trace")
 a = p.parse_args()
 
-warmup = 64
+# kfuse-run takes at most 10^6 warm-up calls; a program fast enough to
+# run those in under a second gets more traced calls instead.
+warmup, repeat = 64, 20
 while True:
     subprocess.run([a.kfuse_run, a.library, "--device=cpu", f"--warmup={warmup}",
-                    "--repeat=20", "--quiet", f"--trace={a.trace}"], check=True)
+                    f"--repeat={repeat}", "--quiet", f"--trace={a.trace}"], check=True)
     events = json.load(open(a.trace))["traceEvents"]
     late = [e for e in events if e["ts"] > 1e6]
-    if len(late) >= 20 or warmup > 1 << 20:
+    if len(late) >= 20 or repeat >= 1000000:
         break
-    warmup *= 2
+    if warmup < 1000000:
+        warmup = min(2 * warmup, 1000000)
+    else:
+        repeat = min(2 * repeat, 1000000)
 starts = [e["ts"] for e in events]
 assert starts == sorted(starts), "events out of order"
 assert all(e["dur"] >= 0 for e in events)

@@ -81,6 +81,14 @@ hostMachine(StringRef cpu, llvm::CodeGenOptLevel level) {
   if (!target)
     return llvm::createStringError(why);
   std::string cpuName = cpu == "native" ? llvm::sys::getHostCPUName().str() : cpu.str();
+  // native means this CPU's features too, as clang's -march=native: the
+  // name alone enables what the model has, which a hypervisor may hide
+  // (this VM's EPYC is a znver3 without PKU), or nothing beyond the
+  // baseline for a CPU newer than this LLVM (named "generic").
+  std::string features;
+  if (cpu == "native")
+    for (const auto &[name, on] : llvm::sys::getHostCPUFeatures())
+      features += (features.empty() ? "" : ",") + std::string(on ? "+" : "-") + name.str();
   // An unknown CPU name would reach the backend, which warns and then
   // aborts on the features it cannot resolve: refuse it here.
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
@@ -90,12 +98,21 @@ hostMachine(StringRef cpu, llvm::CodeGenOptLevel level) {
         "not a CPU LLVM knows for " + triple.str() +
         " (for example x86-64, x86-64-v3, skylake, znver3, or native)");
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpuName, "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      triple, cpuName, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
       level));
   if (!tm)
     return llvm::createStringError("no target machine for " + triple.str() +
                                    " " + cpuName);
   return std::move(tm);
+}
+
+HostTarget describeHostTarget(const llvm::TargetMachine &tm) {
+  const llvm::MCSubtargetInfo *subtarget = tm.getMCSubtargetInfo();
+  HostTarget target{tm.getTargetCPU().str(), ""};
+  for (const llvm::SubtargetFeatureKV &kv : subtarget->getAllProcessorFeatures())
+    if (subtarget->getFeatureBits().test(kv.Value))
+      target.features += (target.features.empty() ? "+" : ",+") + std::string(kv.Key);
+  return target;
 }
 
 /// See HostObjects.h: why, and how the two objects link.

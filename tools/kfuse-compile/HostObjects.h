@@ -22,12 +22,22 @@
 
 namespace kfuse {
 
-/// A target machine for the host CPU `cpu` (an LLVM CPU name, or native),
+/// A target machine for the host CPU `cpu` (an LLVM CPU name, or native:
+/// this machine's CPU and the features it reports),
 /// or why there is none (an unknown CPU name is refused here: the backend
 /// would abort on it).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 hostMachine(llvm::StringRef cpu,
             llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default);
+
+/// The CPU a target machine compiles for and every feature LLVM enables for
+/// it, implied ones included ("+sse2,+avx2,..."): what a library records,
+/// and the runtime checks where it is loaded (runtime/HostCpu.h).
+struct HostTarget {
+  std::string cpu;
+  std::string features;
+};
+HostTarget describeHostTarget(const llvm::TargetMachine &tm);
 
 /// The variant's own functions (and their C interfaces) are launch code:
 /// allocations, one runtime call per launch, frees; the kernels are other

@@ -272,7 +272,7 @@ llvm::json::Array tensorsOf(TypeRange types) {
 
 void writeProgramManifest(raw_ostream &os, ModuleOp program,
                           ArrayRef<ProgramVariant> variants, unsigned blockSize,
-                          StringRef chip) {
+                          StringRef chip, llvm::json::Object hostCpu) {
   llvm::json::Array functions;
   for (auto func : program.getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
@@ -326,6 +326,7 @@ void writeProgramManifest(raw_ostream &os, ModuleOp program,
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"kfuse_manifest", 1},
                                    {"chip", chip},
+                                   {"host_cpu", std::move(hostCpu)},
                                    {"block_size", blockSize},
                                    {"functions", std::move(functions)}}))
      << "\n";

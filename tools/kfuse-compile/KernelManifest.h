@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace kfuse {
@@ -29,10 +30,12 @@ struct ProgramVariant {
 /// each function's arguments and results (dtype, shape with -1 for a
 /// dynamic dim) and, for each variant, its kernels with their bytes and
 /// FLOPs (a number, or a polynomial in d0, d1, ... with what each symbol
-/// means; FLOPs null when unknown).
+/// means; FLOPs null when unknown), and `hostCpu`: the CPU the host code
+/// was compiled for (name, as requested, LLVM's features).
 void writeProgramManifest(llvm::raw_ostream &os, mlir::ModuleOp program,
                           llvm::ArrayRef<ProgramVariant> variants,
-                          unsigned blockSize, llvm::StringRef chip);
+                          unsigned blockSize, llvm::StringRef chip,
+                          llvm::json::Object hostCpu);
 
 } // namespace kfuse
 

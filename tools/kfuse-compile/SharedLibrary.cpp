@@ -25,6 +25,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -79,7 +81,8 @@ SmallVector<func::FuncOp> definedFunctions(ModuleOp module) {
 /// module (kfuse_<variant>) or of the manifest.
 LogicalResult checkVariantNames(ModuleOp module) {
   SymbolTable table(module);
-  SmallVector<std::string> reserved = {"kfuse_manifest"};
+  SmallVector<std::string> reserved = {"kfuse_manifest", "kfuse_host_cpu",
+                                       "kfuse_host_features", "kfuse_rt_require_host_cpu"};
   for (StringRef variant : kVariants)
     reserved.push_back("kfuse_" + variant.str());
   for (const std::string &name : reserved)
@@ -160,6 +163,29 @@ private:
 };
 
 
+
+/// The library's first constructor calls kfuse_rt_require_host_cpu(cpu,
+/// features), which refuses a CPU that lacks a feature the host code was
+/// compiled with (runtime/HostCpu.h) before the kernel modules load. The
+/// constructor is compiled for that CPU too, but is two address loads and
+/// a call: no instruction beyond the baseline.
+void addHostCpuCheck(llvm::Module &m, llvm::GlobalVariable *cpu,
+                     llvm::GlobalVariable *features) {
+  llvm::LLVMContext &context = m.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  auto *voidType = llvm::Type::getVoidTy(context);
+  llvm::FunctionCallee require = m.getOrInsertFunction(
+      "kfuse_rt_require_host_cpu", llvm::FunctionType::get(voidType, {ptr, ptr}, false));
+  auto *check = llvm::Function::Create(llvm::FunctionType::get(voidType, false),
+                                       llvm::GlobalValue::InternalLinkage,
+                                       "kfuse.require_host_cpu", m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", check));
+  b.CreateCall(require, {cpu, features});
+  b.CreateRetVoid();
+  // 101, the first priority not reserved: before the kernel modules'
+  // constructors (MLIR gives those 123).
+  llvm::appendToGlobalCtors(m, check, 101);
+}
 
 } // namespace
 
@@ -263,17 +289,29 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
     variants.push_back(std::move(v));
   }
 
-  // The manifest, as a C string the library exports.
+  // The manifest, as a C string the library exports, and the host CPU.
+  HostTarget host = describeHostTarget(**tm);
+  llvm::json::Array featureList;
+  for (StringRef f : llvm::split(host.features, ','))
+    featureList.push_back(f.drop_front().str());
   std::string manifest;
   llvm::raw_string_ostream os(manifest);
   writeProgramManifest(os, module, variants, options.pipeline.blockSize,
-                       options.pipeline.chip);
+                       options.pipeline.chip,
+                       llvm::json::Object{{"name", host.cpu},
+                                          {"requested", options.hostCpu},
+                                          {"features", std::move(featureList)}});
   {
     llvm::LLVMContext llvmContext;
     llvm::Module m("kfuse_manifest", llvmContext);
-    auto *init = llvm::ConstantDataArray::getString(llvmContext, manifest);
-    new llvm::GlobalVariable(m, init->getType(), true,
-                             llvm::GlobalValue::ExternalLinkage, init, "kfuse_manifest");
+    auto string = [&](StringRef name, StringRef text) {
+      auto *init = llvm::ConstantDataArray::getString(llvmContext, text);
+      return new llvm::GlobalVariable(m, init->getType(), true,
+                                      llvm::GlobalValue::ExternalLinkage, init, name);
+    };
+    string("kfuse_manifest", manifest);
+    addHostCpuCheck(m, string("kfuse_host_cpu", host.cpu),
+                    string("kfuse_host_features", host.features));
     FailureOr<std::string> path = temporaries.create("manifest.o");
     if (failed(path))
       return failure();

@@ -1,0 +1,49 @@
+//===- HostMappings.h - kernels mapped for a CPU core per block -*- C++ -*-===//
+//
+// kf-map-kernels-to-gpu{host}: the host runtime runs the same kernels as
+// the GPU (same boundaries, names, launches and report), but each is built
+// for a CPU: a block is one core's share of the work, sized for its caches,
+// and its loops are vector code (AVX2 on this machine's CPUs), not the
+// GPU's threads run one after the other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_HOST_HOSTMAPPINGS_H
+#define KFUSE_PASSES_HOST_HOSTMAPPINGS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace kfuse::host {
+
+/// The lanes of the host's vector code: 8 x 32 bits, one AVX2 register.
+/// (A narrower CPU splits the LLVM vectors; a wider one runs them as they
+/// are.)
+constexpr unsigned kVectorBits = 256;
+
+/// A pointwise (flat) kernel: blocks of consecutive elements sized for the
+/// caches, each a loop of vector operations with a scalar tail.
+mlir::LogicalResult mapPointwiseKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                                       llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// A row kernel (block per row on the GPU): rows spread over the cores,
+/// each row's passes vectorized while the row stays in cache.
+void mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
+/// A full reduction (grid_reduction): blocks take contiguous chunks of the
+/// elements (their number depends on the size only), each a vector pass
+/// to one partial; the last block (the `ticket` counter, as on the GPU)
+/// combines the partials in block order, so the result does not depend on
+/// which core ran what. Kernels the vector passes do not serve keep the
+/// scalar mapping.
+void mapGridReductionKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                            llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                            mlir::FlatSymbolRefAttr ticket);
+
+/// A matmul kernel: cache-blocked, register-tiled vector code with the
+/// epilogue applied to the tile before it is stored.
+void mapMatmulKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
+} // namespace kfuse::host
+
+#endif // KFUSE_PASSES_HOST_HOSTMAPPINGS_H

@@ -1,0 +1,391 @@
+//===- HostMatmul.cpp - matmul kernels for a CPU core per block -----------===//
+//
+// The BLIS/GotoBLAS scheme, written as one gpu.launch whose blocks are
+// tiles of C (so that the runtime spreads them over the cores, and the
+// kernel keeps its name, launch and report):
+//   block (bx, by): C[m0 .. m0+kBM, n0 .. n0+kNC], block dims (1, 1, 1);
+//   for k0 in K by kKC:                 (panels of K sized for the caches)
+//     pack B[k0 .., n0 ..] into Bp      (kNR-wide slivers, contiguous)
+//     for each kMC rows of the block:
+//       pack A[rows, k0 ..] into Ap     (rows 17 cache lines apart)
+//       for each kNR-wide sliver of Bp: (kKC x kNR x 4 = 16 KiB: in L1)
+//         for each kMR rows of Ap:      (from L2)
+//           kMR x kNR accumulators (12 vector<8xf32>, scf.for iter_args)
+//           += A[i, k] (broadcast) * Bp[k, 0..16] (2 loads): vector.fma
+//           last panel: the epilogue on the accumulators, then the
+//           stores; else kept in a tile buffer Ct for the next panel.
+// Rows past M read row M-1 instead (their results are never stored), and
+// columns past N are zeros in Bp, so the micro-kernel has no edge case;
+// the stores are masked at N. Packing B makes its kNR-wide rows
+// contiguous vectors whatever B's layout (a transposed B, [n, k], is
+// packed element by element). A read transposed in place ([k, m]) is not
+// packed: its kMR elements of a step of k are neighbours already.
+// Upstream's linalg tiling + vectorization (or the transform dialect's
+// matmul recipes) build the same loops, but as separate tiled ops whose
+// accumulators live in memory, without kfuse's fused epilogue applied in
+// registers; the loops are written here directly.
+//
+// f16 and bf16 operands are widened to f32 as they are packed (or, for A
+// read in place, as they are read); other dtypes (f64, integers) take the
+// simple mapping of kfuse::gpu::mapMatmulKernel (one element at a time,
+// correct, slow).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/host/HostMappings.h"
+#include "passes/host/HostMatmulEpilogue.h"
+
+#include "passes/gpu/MappingUtils.h"
+#include "passes/gpu/MatmulKernels.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace kfuse::host::matmul;
+
+namespace {
+
+// Register tile: 6 rows x 16 columns = 12 of AVX2's 16 ymm registers for
+// the accumulators, 2 for the B row, 1 for the broadcast A element.
+constexpr int64_t kMR = 6, kNR = 2 * kLanes;
+// Cache blocks: a Bp sliver (kKC x kNR f32 = 16 KiB) stays in L1 while
+// kMC rows of A (kMC x kKC x 4 = 72 KiB) and the packed panel Bp
+// (kKC x kNC x 4 = 128 KiB) stay in the 512 KiB L2.
+constexpr int64_t kKC = 256, kMC = 12 * kMR, kNC = 8 * kNR;
+// A block's rows: a packed panel of B serves 4 x kMC rows of A (B is
+// packed again by every block: at kMC rows a block, packing B took a
+// quarter of the time at 1024 x 1024). M = 256 is one block down, and
+// N / 128 across: 8 blocks for the MLP's first matmul, 2 for its second
+// (N = 256), one per core.
+constexpr int64_t kBM = 4 * kMC;
+
+struct Emit {
+  OpBuilder &b;
+  Location loc;
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  Value ceilDiv(Value x, Value y) { return arith::CeilDivUIOp::create(b, loc, x, y); }
+  Value ult(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value ule(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y);
+  }
+  /// `v` (a scalar or vector of f16, bf16 or f32) as f32.
+  Value f32(Value v) {
+    Type f32 = b.getF32Type();
+    if (getElementTypeOrSelf(v.getType()) == f32)
+      return v;
+    auto vec = dyn_cast<VectorType>(v.getType());
+    return arith::ExtFOp::create(b, loc, vec ? Type(vec.clone(f32)) : f32, v);
+  }
+  /// `body(i)` for i in [0, n), at the builder's place, which stays after
+  /// the loop.
+  void loop(Value n, function_ref<void(Value)> body) {
+    auto f = scf::ForOp::create(b, loc, idx(0), n, idx(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(f.getBody());
+    body(f.getInductionVar());
+  }
+  /// `then()` / `otherwise()` under `cond`, with no results.
+  void branch(Value cond, function_ref<void()> then, function_ref<void()> otherwise = {}) {
+    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/bool(otherwise));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&op.getThenRegion().front());
+    then();
+    if (otherwise) {
+      b.setInsertionPointToStart(&op.getElseRegion().front());
+      otherwise();
+    }
+  }
+};
+
+struct Tile {
+  const Kernel &k;
+  Value M, N, K;
+};
+
+/// Bp[s, kk, 0 .. kNR] = B[k0 + kk, col + 0 .. kNR] for the `slivers`
+/// slivers of the block (col = n0 + s * kNR) and kk < kcLen, zero past N.
+void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers, Value k0,
+           Value kcLen) {
+  Value B = t.k.b;
+  if (!t.k.transposed[1] && cast<MemRefType>(B.getType()).isLastDimUnitStride()) {
+    // B's rows are contiguous: row by row (a sliver at a time, B's rows
+    // are 4 KiB apart for N = 1024: a TLB miss and no prefetch each), the
+    // whole slivers as vector copies, the last one masked at N.
+    Value whole = arith::DivUIOp::create(x.b, x.loc, nLen, x.idx(kNR));
+    Value edge = x.mul(whole, x.idx(kNR));
+    Value masks[2];
+    for (int h = 0; h < 2; ++h)
+      masks[h] = vector::CreateMaskOp::create(
+          x.b, x.loc, VectorType::get({kLanes}, x.b.getI1Type()),
+          ValueRange{x.sub(nLen, x.add(edge, x.idx(h * kLanes)))});
+    x.loop(kcLen, [&](Value kk) {
+      Value kIdx = x.add(k0, kk);
+      auto copy = [&](Value s, Value *mask) {
+        Value col = x.add(n0, x.mul(s, x.idx(kNR)));
+        for (int h = 0; h < 2; ++h) {
+          Value v = loadLanes(x.b, x.loc, B, {kIdx, x.add(col, x.idx(h * kLanes))},
+                              mask ? mask[h] : Value());
+          storeLanes(x.b, x.loc, x.f32(v), Bp, {s, kk, x.idx(h * kLanes)}, Value());
+        }
+      };
+      x.loop(whole, [&](Value s) { copy(s, nullptr); });
+      x.branch(x.ult(whole, slivers), [&] { copy(whole, masks); });
+    });
+    return;
+  }
+  // B stored [n, k] (or strided): element by element, k innermost (the
+  // contiguous dim of a transposed B); columns past N repeat column
+  // N - 1, whose results are never stored.
+  Value last = x.sub(t.N, x.idx(1));
+  x.loop(slivers, [&](Value s) {
+    Value col = x.add(n0, x.mul(s, x.idx(kNR)));
+    x.loop(x.idx(kNR), [&](Value c) {
+      Value n = x.min(x.add(col, c), last);
+      x.loop(kcLen, [&](Value kk) {
+        Value kIdx = x.add(k0, kk);
+        SmallVector<Value> at = t.k.transposed[1] ? SmallVector<Value>{n, kIdx}
+                                                   : SmallVector<Value>{kIdx, n};
+        Value v = memref::LoadOp::create(x.b, x.loc, B, at);
+        memref::StoreOp::create(x.b, x.loc, x.f32(v), Bp, ValueRange{s, kk, c});
+      });
+    });
+  });
+}
+
+/// Ap[i, 0 .. kcLen] = A[m0 + i, k0 ..] for the block's mLen rows: A's
+/// rows copied as vectors, a scalar tail. Only for A stored [m, k] with
+/// contiguous rows: read in place, its kMR rows sit a row of A apart, 4 KiB
+/// for K = 1024, which puts all of them in one set of the 8-way L1 (and
+/// the micro-kernel ran at a third of its speed); Ap's rows are kKC + 16
+/// floats apart (17 cache lines), each in its own set.
+void packA(Emit &x, const Tile &t, Value Ap, Value m0, Value mLen, Value k0, Value kcLen) {
+  auto type = VectorType::get({kLanes}, cast<MemRefType>(t.k.a.getType()).getElementType());
+  Value lanes = x.idx(kLanes);
+  Value whole = x.mul(arith::DivUIOp::create(x.b, x.loc, kcLen, lanes), lanes);
+  x.loop(mLen, [&](Value i) {
+    Value row = x.add(m0, i);
+    auto vectors = scf::ForOp::create(x.b, x.loc, x.idx(0), whole, lanes);
+    {
+      OpBuilder::InsertionGuard g(x.b);
+      x.b.setInsertionPointToStart(vectors.getBody());
+      Value kk = vectors.getInductionVar();
+      Value v = vector::LoadOp::create(x.b, x.loc, type, t.k.a, ValueRange{row, x.add(k0, kk)});
+      vector::StoreOp::create(x.b, x.loc, x.f32(v), Ap, ValueRange{i, kk});
+    }
+    auto tail = scf::ForOp::create(x.b, x.loc, whole, kcLen, x.idx(1));
+    OpBuilder::InsertionGuard g(x.b);
+    x.b.setInsertionPointToStart(tail.getBody());
+    Value kk = tail.getInductionVar();
+    Value v = memref::LoadOp::create(x.b, x.loc, t.k.a, ValueRange{row, x.add(k0, kk)});
+    memref::StoreOp::create(x.b, x.loc, x.f32(v), Ap, ValueRange{i, kk});
+  });
+}
+
+/// Where the micro-kernel reads A: packed (Ap[i, kk], i from the block's
+/// first row) or in place (A[m, k0 + kk], or A[k0 + kk, m] transposed).
+struct ASource {
+  Value buffer;
+  bool transposed;
+  Value first, last; // the rows it holds: [first, last]
+  Value kOffset;
+};
+
+/// The accumulators of rows (row0 .. row0 + kMR) x columns of Bp sliver
+/// `s`, from `init` over kk < kcLen: 2 per row, a vector.fma each.
+SmallVector<Value> microKernel(Emit &x, const ASource &a, Value Bp, Value s, Value row0,
+                               Value kcLen, ValueRange init) {
+  auto f32x8 = VectorType::get({kLanes}, x.b.getF32Type());
+  // Rows past M read the last row (in bounds; never stored).
+  SmallVector<Value> rows;
+  for (int64_t r = 0; r < kMR; ++r)
+    rows.push_back(x.sub(x.min(x.add(row0, x.idx(r)), a.last), a.first));
+  Value lanes[2] = {x.idx(0), x.idx(kLanes)};
+  auto loop = scf::ForOp::create(
+      x.b, x.loc, x.idx(0), kcLen, x.idx(1), init,
+      [&](OpBuilder &nb, Location l, Value kk, ValueRange acc) {
+        Value kIdx = arith::AddIOp::create(nb, l, a.kOffset, kk);
+        Value bv[2];
+        for (int h = 0; h < 2; ++h)
+          bv[h] = vector::LoadOp::create(nb, l, f32x8, Bp, ValueRange{s, kk, lanes[h]});
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < kMR; ++r) {
+          SmallVector<Value> at = a.transposed ? SmallVector<Value>{kIdx, rows[r]}
+                                               : SmallVector<Value>{rows[r], kIdx};
+          Value av = memref::LoadOp::create(nb, l, a.buffer, at);
+          Value avv = vector::BroadcastOp::create(nb, l, f32x8, Emit{nb, l}.f32(av));
+          for (int h = 0; h < 2; ++h)
+            next.push_back(vector::FMAOp::create(nb, l, avv, bv[h], acc[2 * r + h]));
+        }
+        scf::YieldOp::create(nb, l, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// The epilogue and stores of the accumulators `acc` of rows row0 ..
+/// row0 + kMR, columns col .. col + kNR: whole vectors when the columns are
+/// all inside N, masked ones otherwise; rows past M are skipped.
+void finishTile(Emit &x, const Tile &t, ValueRange acc, Value row0, Value col) {
+  auto rowsAt = [&](bool edge) {
+    Value masks[2];
+    for (int h = 0; h < 2; ++h)
+      masks[h] = edge ? vector::CreateMaskOp::create(
+                            x.b, x.loc, VectorType::get({kLanes}, x.b.getI1Type()),
+                            ValueRange{x.sub(t.N, x.add(col, x.idx(h * kLanes)))})
+                      : Value();
+    for (int64_t r = 0; r < kMR; ++r) {
+      Value row = x.add(row0, x.idx(r));
+      x.branch(x.ult(row, t.M), [&] {
+        for (int h = 0; h < 2; ++h) {
+          Value c = x.add(col, x.idx(h * kLanes));
+          if (t.k.vectorEpilogue) {
+            finishVector(x.b, x.loc, t.k, acc[2 * r + h], row, c, masks[h]);
+            continue;
+          }
+          storeLanes(x.b, x.loc, acc[2 * r + h], t.k.c(), {row, c}, masks[h]);
+        }
+        if (t.k.vectorEpilogue)
+          return;
+        // The epilogue element by element, on the row just stored (in L1).
+        Value cols = x.min(x.idx(kNR), x.sub(t.N, col));
+        x.loop(cols, [&](Value j) { finishScalar(x.b, x.loc, t.k, row, x.add(col, j)); });
+      });
+    }
+  };
+  x.branch(x.ule(x.add(col, x.idx(kNR)), t.N), [&] { rowsAt(false); },
+           [&] { rowsAt(true); });
+}
+
+
+/// What the loops over a block's panels and register tiles share.
+struct Blocked {
+  Value Bp, Ap, Ct; // Ap null: A read in place; Ct null: one panel of K
+  Value fill;       // the fill, as a vector
+  Value panels;
+};
+
+/// One register tile: rows row0 .. row0 + kMR (ctRow in the block's Ct),
+/// columns of Bp sliver `s` (col in C), over panel `p` of K.
+void registerTile(Emit &x, const Tile &t, const Blocked &blk, const ASource &a, Value p, Value s,
+                  Value col, Value row0, Value ctRow, Value kcLen) {
+  OpBuilder &b = x.b;
+  Location loc = x.loc;
+  Value ctCol = x.mul(s, x.idx(kNR));
+  auto ctAt = [&](int64_t i) -> SmallVector<Value> {
+    return {x.add(ctRow, x.idx(i / 2)), x.add(ctCol, x.idx((i % 2) * kLanes))};
+  };
+  SmallVector<Value> init(2 * kMR, blk.fill);
+  if (blk.Ct) {
+    // The first panel starts from the fill, the others from Ct.
+    SmallVector<Type> types(2 * kMR, blk.fill.getType());
+    auto first = scf::IfOp::create(b, loc, types, x.ult(p, x.idx(1)), /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&first.getThenRegion().front());
+    scf::YieldOp::create(b, loc, init);
+    b.setInsertionPointToStart(&first.getElseRegion().front());
+    SmallVector<Value> loaded;
+    for (int64_t i = 0; i < 2 * kMR; ++i)
+      loaded.push_back(loadLanes(b, loc, blk.Ct, ctAt(i), Value()));
+    scf::YieldOp::create(b, loc, loaded);
+    init = SmallVector<Value>(first.getResults());
+  }
+  SmallVector<Value> acc = microKernel(x, a, blk.Bp, s, row0, kcLen, init);
+  if (!blk.Ct)
+    return finishTile(x, t, acc, row0, col);
+  x.branch(x.ult(p, x.sub(blk.panels, x.idx(1))),
+           [&] {
+             for (int64_t i = 0; i < 2 * kMR; ++i)
+               storeLanes(b, loc, acc[i], blk.Ct, ctAt(i), Value());
+           },
+           [&] { finishTile(x, t, acc, row0, col); });
+}
+
+MemRefType buffer(OpBuilder &b, ArrayRef<int64_t> shape) {
+  return MemRefType::get(shape, b.getF32Type());
+}
+
+} // namespace
+
+void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
+                                  ArrayRef<linalg::LinalgOp> ops) {
+  Kernel k;
+  if (failed(analyze(ops, k)))
+    return kfuse::gpu::mapMatmulKernel(b, name, ops, /*host=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = ops.back()->getLoc();
+  Emit x{b, loc};
+  SmallVector<Value> mnk;
+  for (Range r : cast<linalg::LinalgOp>(k.matmul.getOperation()).createLoopRanges(b, loc))
+    mnk.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  Tile t{k, mnk[0], mnk[1], mnk[2]};
+  Value one = x.idx(1);
+  auto tiles = [&](Value n, int64_t tile) {
+    return arith::MaxUIOp::create(b, loc, x.ceilDiv(n, x.idx(tile)), one);
+  };
+  auto launch = kfuse::gpu::buildKernelLaunch(
+      b, loc, name.getValue(),
+      kfuse::gpu::LaunchGeometry{tiles(t.N, kNC), tiles(t.M, kBM), one, one, one, one});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value m0 = x.mul(launch.getBlockIds().y, x.idx(kBM));
+  Value n0 = x.mul(launch.getBlockIds().x, x.idx(kNC));
+  // On the worker's stack (the host function runs one block on one
+  // thread): no allocation per block. Bp's slivers are one row longer
+  // than kKC so that they do not start in the same L1 set (16 KiB apart).
+  auto stackBuffer = [&](ArrayRef<int64_t> shape) -> Value {
+    auto op = memref::AllocaOp::create(b, loc, buffer(b, shape));
+    op.setAlignment(64);
+    return op;
+  };
+  Blocked blk;
+  blk.Bp = stackBuffer({kNC / kNR, kKC + 1, kNR});
+  // A packed unless it is read transposed in place (see packA).
+  if (!k.transposed[0] && cast<MemRefType>(k.a.getType()).isLastDimUnitStride())
+    blk.Ap = stackBuffer({kMC, kKC + 16});
+  // One panel of K (static K <= kKC: the MLP's first matmul) needs no
+  // tile buffer between panels.
+  std::optional<int64_t> staticK = getConstantIntValue(t.K);
+  if (!staticK || *staticK > kKC)
+    blk.Ct = stackBuffer({kBM, kNC});
+  auto fillValue = k.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+  blk.fill = vector::BroadcastOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
+                                         arith::ConstantOp::create(b, loc, fillValue.getValue()));
+  // Only M = 0 or N = 0 (one block of nothing) fails this.
+  x.branch(arith::AndIOp::create(b, loc, x.ult(m0, t.M), x.ult(n0, t.N)), [&] {
+    Value bmLen = x.min(x.idx(kBM), x.sub(t.M, m0));
+    Value nLen = x.min(x.idx(kNC), x.sub(t.N, n0));
+    Value nSlivers = x.ceilDiv(nLen, x.idx(kNR));
+    // At least one panel: K = 0 still writes the fill (and epilogue).
+    blk.panels = blk.Ct ? arith::MaxUIOp::create(b, loc, x.ceilDiv(t.K, x.idx(kKC)), one)
+                        : one;
+    x.loop(blk.panels, [&](Value p) {
+      Value k0 = x.mul(p, x.idx(kKC));
+      Value kcLen = x.min(x.idx(kKC), x.sub(t.K, k0));
+      packB(x, t, blk.Bp, n0, nLen, nSlivers, k0, kcLen);
+      // The packed panel of B serves kMC rows of A at a time.
+      x.loop(x.ceilDiv(bmLen, x.idx(kMC)), [&](Value sub) {
+        Value subRow = x.mul(sub, x.idx(kMC));
+        Value mb0 = x.add(m0, subRow);
+        Value mLen = x.min(x.idx(kMC), x.sub(t.M, mb0));
+        ASource a{k.a, k.transposed[0], x.idx(0), x.sub(t.M, one), k0};
+        if (blk.Ap) {
+          packA(x, t, blk.Ap, mb0, mLen, k0, kcLen);
+          a = ASource{blk.Ap, false, mb0, x.sub(x.add(mb0, mLen), one), x.idx(0)};
+        }
+        x.loop(nSlivers, [&](Value s) {
+          Value col = x.add(n0, x.mul(s, x.idx(kNR)));
+          x.loop(x.ceilDiv(mLen, x.idx(kMR)), [&](Value ir) {
+            Value r = x.mul(ir, x.idx(kMR));
+            registerTile(x, t, blk, a, p, s, col, x.add(mb0, r), x.add(subRow, r), kcLen);
+          });
+        });
+      });
+    });
+  });
+  kfuse::gpu::finishLaunch(b, loc, launch);
+}

@@ -1,0 +1,280 @@
+//===- HostMatmulEpilogue.cpp - a host matmul's parts and epilogue --------===//
+//
+// The epilogue of a host matmul kernel (bias, relu, residual, ...) runs on
+// the accumulator tile while it is in registers, a row segment of kLanes
+// columns at a time: each epilogue op's body is cloned with its scalar
+// types widened to vectors (its ops are elementwise, so the vector op
+// means the same lane by lane). An operand indexed by (i, j) or (j) is a
+// vector load of the segment, one indexed by (i) alone (or nothing) a
+// scalar broadcast. Upstream's linalg vectorizer would vectorize the
+// generics, but as separate ops over memory, not on the accumulators the
+// micro-kernel holds.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/host/HostMatmulEpilogue.h"
+
+#include "passes/gpu/MappingUtils.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using kfuse::gpu::cloneBody;
+using kfuse::gpu::indices;
+
+namespace kfuse::host::matmul {
+
+namespace {
+
+/// How an epilogue operand is read for a row segment at (i, j .. j+kLanes):
+/// a vector when its last index is j (and contiguous), a broadcast scalar
+/// when no index depends on j; none otherwise (j elsewhere: strided).
+enum class Read { Vector, Broadcast, None };
+
+Read readOf(AffineMap map, Value buffer) {
+  ArrayRef<AffineExpr> results = map.getResults();
+  bool vector = !results.empty() && results.back() == getAffineDimExpr(1, map.getContext());
+  for (size_t r = 0; r + (vector ? 1 : 0) < results.size(); ++r)
+    if (results[r].isFunctionOfDim(1))
+      return Read::None;
+  if (vector && !cast<MemRefType>(buffer.getType()).isLastDimUnitStride())
+    return Read::None;
+  return vector ? Read::Vector : Read::Broadcast;
+}
+
+bool isScalar(Type t) { return t.isIntOrFloat(); }
+
+/// Whether `op` (in an epilogue body) means the same on vectors, lane by
+/// lane, and lowers on them: elementwise arith and math ops on numbers.
+/// Not integer division: the lanes past the result's edge hold zeros, and
+/// a vector division by zero traps.
+bool vectorizes(Operation &op) {
+  if (isa<arith::ConstantOp>(op))
+    return isScalar(op.getResult(0).getType());
+  if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+      !op.hasTrait<OpTrait::Elementwise>() || !op.hasTrait<OpTrait::Vectorizable>())
+    return false;
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
+          arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+    return false;
+  return llvm::all_of(op.getOperandTypes(), isScalar) &&
+         llvm::all_of(op.getResultTypes(), isScalar);
+}
+
+/// Whether the epilogue can run on vectors: every operand read as a
+/// vector or a broadcast (or already in registers), every op vectorizes,
+/// every stored result contiguous.
+bool vectorEpilogue(const Kernel &k) {
+  llvm::DenseSet<Value> inRegister = {k.c()};
+  for (linalg::GenericOp g : k.epilogue) {
+    for (OpOperand &operand : g->getOpOperands()) {
+      if (g.getMatchingBlockArgument(&operand).use_empty())
+        continue;
+      AffineMap map = g.getMatchingIndexingMap(&operand);
+      if (map.isIdentity() && inRegister.contains(operand.get()))
+        continue;
+      if (readOf(map, operand.get()) == Read::None)
+        return false;
+    }
+    for (Operation &op : g.getRegion().front().without_terminator())
+      if (!vectorizes(op))
+        return false;
+    for (Value init : g.getDpsInits()) {
+      if (k.stored(init) && !cast<MemRefType>(init.getType()).isLastDimUnitStride())
+        return false;
+      inRegister.insert(init);
+    }
+  }
+  return true;
+}
+
+/// Whether `buffer` is scratch of `kernel`: allocated for it, and outside
+/// it only deallocated.
+bool isScratch(Value buffer, Operation *kernel) {
+  if (!buffer.getDefiningOp<memref::AllocOp>() && !buffer.getDefiningOp<memref::AllocaOp>())
+    return false;
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    return kernel->isProperAncestor(user) || isa<memref::DeallocOp>(user);
+  });
+}
+
+Value broadcast(OpBuilder &b, Location loc, Value scalar) {
+  return vector::BroadcastOp::create(b, loc, VectorType::get({kLanes}, scalar.getType()), scalar);
+}
+
+} // namespace
+
+void storeLanes(OpBuilder &b, Location loc, Value v, Value buffer, ValueRange idx, Value mask) {
+  if (mask)
+    vector::MaskedStoreOp::create(b, loc, buffer, idx, mask, v);
+  else
+    vector::StoreOp::create(b, loc, v, buffer, idx);
+}
+
+Value loadLanes(OpBuilder &b, Location loc, Value buffer, ValueRange idx, Value mask) {
+  auto type = VectorType::get({kLanes}, cast<MemRefType>(buffer.getType()).getElementType());
+  if (!mask)
+    return vector::LoadOp::create(b, loc, type, buffer, idx);
+  Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  return vector::MaskedLoadOp::create(b, loc, type, buffer, idx, mask, zero);
+}
+
+LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, Kernel &k) {
+  for (linalg::LinalgOp op : ops) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
+      k.fill = fill;
+    else if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
+      k.matmul = matmul;
+    else if (auto g = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      k.epilogue.push_back(g);
+    else
+      return failure();
+  }
+  if (!k.fill || !k.matmul || !k.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+    return failure();
+  k.a = k.matmul.getDpsInputs()[0];
+  k.b = k.matmul.getDpsInputs()[1];
+  k.cBuffer = k.matmul.getDpsInits()[0];
+  // The micro-kernel is f32 FMAs: A and B of f32, f16 or bf16 (widened to
+  // f32 as they are packed, as the matmul's body does: extf, mulf, addf),
+  // C of f32. Other types (f64, integers) take the simple mapping.
+  Type f32 = Float32Type::get(k.matmul.getContext());
+  auto elementOf = [](Value v) { return cast<MemRefType>(v.getType()).getElementType(); };
+  if (elementOf(k.c()) != f32)
+    return failure();
+  for (Value v : {k.a, k.b})
+    if (!isa<Float32Type, Float16Type, BFloat16Type>(elementOf(v)))
+      return failure();
+  Block &body = k.matmul->getRegion(0).front();
+  unsigned muls = 0, adds = 0;
+  for (Operation &op : body.without_terminator()) {
+    if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
+      auto arg = dyn_cast<BlockArgument>(ext.getIn());
+      if (!arg || arg.getArgNumber() > 1 || ext.getType() != f32)
+        return failure();
+    } else if (isa<arith::MulFOp>(op) && !adds) {
+      ++muls;
+    } else if (isa<arith::AddFOp>(op) && muls) {
+      ++adds;
+    } else {
+      return failure();
+    }
+  }
+  if (muls != 1 || adds != 1)
+    return failure();
+  if (!cast<MemRefType>(k.c().getType()).isLastDimUnitStride())
+    return failure();
+  // (m, n, k) loops: A at (m, k) or (k, m), B at (k, n) or (n, k).
+  MLIRContext *ctx = k.matmul.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             kk = getAffineDimExpr(2, ctx);
+  auto map = [&](AffineExpr i, AffineExpr j) { return AffineMap::get(3, 0, {i, j}, ctx); };
+  SmallVector<AffineMap> maps = k.matmul.getIndexingMapsArray();
+  if (maps[2] != map(m, n))
+    return failure();
+  AffineExpr plain[2][2] = {{m, kk}, {kk, n}};
+  for (unsigned o = 0; o < 2; ++o) {
+    auto [i, j] = plain[o];
+    if (maps[o] == map(i, j))
+      k.transposed[o] = false;
+    else if (maps[o] == map(j, i))
+      k.transposed[o] = true;
+    else
+      return failure();
+  }
+  // Buffers written before the last op that nothing else reads need not
+  // be stored; the last op's results are what the kernel is for.
+  Operation *kernel = k.matmul->getParentOp();
+  SmallVector<Value> written = {k.c()};
+  for (linalg::GenericOp g : k.epilogue)
+    llvm::append_range(written, g.getDpsInits());
+  SmallVector<Value> last = {k.c()};
+  if (!k.epilogue.empty())
+    last = llvm::to_vector(k.epilogue.back().getDpsInits());
+  for (Value v : written)
+    if (!llvm::is_contained(last, v) && isScratch(v, kernel))
+      k.scratch.insert(v);
+  k.vectorEpilogue = vectorEpilogue(k);
+  // The scalar epilogue reads the matmul's values back from its result.
+  if (!k.vectorEpilogue)
+    k.scratch.erase(k.c());
+  return success();
+}
+
+void finishVector(OpBuilder &b, Location loc, const Kernel &k, Value acc, Value row, Value col,
+                  Value mask) {
+  SmallVector<Value> ivs = {row, col};
+  llvm::DenseMap<Value, Value> inRegister = {{k.c(), acc}};
+  if (k.stored(k.c()))
+    storeLanes(b, loc, acc, k.c(), ivs, mask);
+  for (linalg::GenericOp g : k.epilogue) {
+    IRMapping mapping;
+    Block &body = g.getRegion().front();
+    for (OpOperand &operand : g->getOpOperands()) {
+      BlockArgument arg = g.getMatchingBlockArgument(&operand);
+      if (arg.use_empty())
+        continue;
+      AffineMap map = g.getMatchingIndexingMap(&operand);
+      auto it = inRegister.find(operand.get());
+      if (map.isIdentity() && it != inRegister.end()) {
+        mapping.map(arg, it->second);
+        continue;
+      }
+      SmallVector<Value> idx = indices(b, loc, map, ivs);
+      if (readOf(map, operand.get()) == Read::Vector)
+        mapping.map(arg, loadLanes(b, loc, operand.get(), idx, mask));
+      else
+        mapping.map(arg, broadcast(b, loc, memref::LoadOp::create(b, loc, operand.get(), idx)));
+    }
+    for (Operation &op : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(op)) {
+        mapping.map(op.getResult(0), broadcast(b, loc, b.clone(op)->getResult(0)));
+        continue;
+      }
+      // Values from outside the body (captured constants) are scalars.
+      for (Value v : op.getOperands())
+        if (!isa<VectorType>(mapping.lookupOrDefault(v).getType()))
+          mapping.map(v, broadcast(b, loc, mapping.lookupOrDefault(v)));
+      Operation *vop = b.clone(op, mapping);
+      for (Value r : vop->getResults())
+        r.setType(VectorType::get({kLanes}, r.getType()));
+    }
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    for (auto [v, init] : llvm::zip(yield.getValues(), g.getDpsInits())) {
+      Value result = mapping.lookupOrDefault(v);
+      if (!isa<VectorType>(result.getType()))
+        result = broadcast(b, loc, result);
+      if (k.stored(init))
+        storeLanes(b, loc, result, init, ivs, mask);
+      inRegister[init] = result;
+    }
+  }
+}
+
+void finishScalar(OpBuilder &b, Location loc, const Kernel &k, Value row, Value col) {
+  SmallVector<Value> ivs = {row, col};
+  llvm::DenseMap<Value, Value> inRegister = {
+      {k.c(), memref::LoadOp::create(b, loc, k.c(), ivs).getResult()}};
+  for (linalg::GenericOp g : k.epilogue) {
+    IRMapping mapping;
+    for (OpOperand &operand : g->getOpOperands()) {
+      BlockArgument arg = g.getMatchingBlockArgument(&operand);
+      if (arg.use_empty())
+        continue;
+      AffineMap map = g.getMatchingIndexingMap(&operand);
+      auto it = inRegister.find(operand.get());
+      if (map.isIdentity() && it != inRegister.end())
+        mapping.map(arg, it->second);
+      else
+        mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices(b, loc, map, ivs)));
+    }
+    SmallVector<Value> results = cloneBody(b, g, mapping, ivs);
+    for (auto [v, init] : llvm::zip(results, g.getDpsInits())) {
+      memref::StoreOp::create(b, loc, v, init, ivs);
+      inRegister[init] = v;
+    }
+  }
+}
+
+} // namespace kfuse::host::matmul

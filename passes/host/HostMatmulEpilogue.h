@@ -1,0 +1,71 @@
+//===- HostMatmulEpilogue.h - a host matmul kernel's parts ------*- C++ -*-===//
+//
+// Shared by HostMatmul.cpp (the blocked, register-tiled launch) and
+// HostMatmulEpilogue.cpp (what the kernel is made of, and its epilogue
+// applied to a row segment of the accumulator tile before it is stored).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_HOST_HOSTMATMULEPILOGUE_H
+#define KFUSE_PASSES_HOST_HOSTMATMULEPILOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace kfuse::host::matmul {
+
+/// f32 lanes of one AVX2 register (kVectorBits / 32).
+constexpr int64_t kLanes = 8;
+
+/// A (bufferized) matmul kernel, as kf-assign-kernel-mappings accepted it
+/// (kfuse::gpu::checkMatmulKernel).
+struct Kernel {
+  mlir::linalg::FillOp fill;
+  mlir::linalg::MatmulOp matmul;
+  llvm::SmallVector<mlir::linalg::GenericOp> epilogue;
+  /// Whether A is stored [k, m] and B [n, k] (read transposed in place).
+  bool transposed[2] = {false, false};
+  /// Buffers the kernel writes that nothing outside it reads (allocated
+  /// for it, only deallocated after): their values stay in registers.
+  llvm::DenseSet<mlir::Value> scratch;
+  /// Whether the epilogue runs on vectors (else element by element over
+  /// the stored tile).
+  bool vectorEpilogue = false;
+
+  /// The matmul's operands and result.
+  mlir::Value a, b, cBuffer;
+
+  mlir::Value c() const { return cBuffer; }
+  /// Whether `buffer`, written by the kernel, must be stored.
+  bool stored(mlir::Value buffer) const { return !scratch.contains(buffer); }
+};
+
+/// The parts of `ops`, or failure where the vector path does not apply
+/// (not f32 x f32 -> f32 with the plain multiply-add body, or a result
+/// that is not contiguous in its last dim); the caller then takes the
+/// simple per-element mapping.
+mlir::LogicalResult analyze(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, Kernel &kernel);
+
+/// Stores `acc` (the matmul's values at (row, col .. col + kLanes)) and
+/// the epilogue's results there, computed on vectors; `mask` (null when
+/// every lane is inside the result) says which lanes are.
+void finishVector(mlir::OpBuilder &b, mlir::Location loc, const Kernel &kernel,
+                  mlir::Value acc, mlir::Value row, mlir::Value col, mlir::Value mask);
+
+/// The epilogue at element (row, col), the matmul's value read back from
+/// its (stored) result: the scalar path for epilogues finishVector cannot
+/// take.
+void finishScalar(mlir::OpBuilder &b, mlir::Location loc, const Kernel &kernel,
+                  mlir::Value row, mlir::Value col);
+
+/// Stores `v` (kLanes lanes) at `indices` of `buffer`, lanes of `mask`
+/// only when it is not null.
+void storeLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Value buffer,
+                mlir::ValueRange indices, mlir::Value mask);
+
+/// kLanes elements of `buffer` at `indices`, zero in the lanes off `mask`.
+mlir::Value loadLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer,
+                      mlir::ValueRange indices, mlir::Value mask);
+
+} // namespace kfuse::host::matmul
+
+#endif // KFUSE_PASSES_HOST_HOSTMATMULEPILOGUE_H

@@ -1,0 +1,190 @@
+//===- HostPointwise.cpp - pointwise kernels for a CPU core per block -----===//
+//
+// The flat mapping for the host runtime. On the GPU a block is 256 threads
+// of 4 elements, and a thread has no vector arithmetic, so the GPU's code
+// loads vectors and computes lane by lane (PointwiseKernels.cpp). A CPU core
+// is the opposite: one thread, wide vector units, and a cost per block (the
+// pool hands blocks out one chunk at a time) that 1,024 elements do not
+// amortize. So here a block is kChunkElements consecutive elements (each
+// operand's share fits the L2 cache beside the others'), one thread, and a
+// loop of `lanes` elements a step in real vector arithmetic (vector<8xf32>
+// is one AVX2 register), then a scalar tail. An array of at most
+// kChunkElements is one block, which the runtime runs on the calling thread
+// without waking its pool.
+//
+// Upstream's linalg vectorizer (linalg::vectorize) would produce the same
+// vector body from the generics, but needs static shapes or masks (AVX2 has
+// no cheap masked arithmetic) and runs on linalg ops, which are gone here:
+// the kernel's generics are already bufferized and fused, and the body is
+// cloned straight into the launch as the GPU mapping does.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/host/HostMappings.h"
+#include "passes/gpu/MappingUtils.h"
+#include "passes/gpu/PointwiseBody.h"
+#include "passes/host/HostVectorBody.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using kfuse::gpu::PointwiseBody;
+using kfuse::host::VectorBody;
+
+namespace {
+
+/// Elements a block computes: 16K f32 elements are 64 KiB an operand, so
+/// add_relu's three operands (192 KiB) stay in a 512 KiB L2 while the core
+/// streams them, and a launch of 1e6 elements has 62 blocks to balance
+/// over the cores.
+constexpr int64_t kChunkElements = 16384;
+
+/// Whether the kernel runs as rows of vectors: every op over the same
+/// loops, each map a projected permutation that reads along the last loop
+/// (its last result) or not at all (a broadcast over it: a bias over the
+/// last dim is a vector, a value per row or a 0-d operand one value), the
+/// buffers contiguous with elements of at least a byte.
+bool isRowwise(ArrayRef<linalg::GenericOp> ops) {
+  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
+  if (ranges.empty())
+    return false;
+  for (linalg::GenericOp op : ops) {
+    if (op.getNumReductionLoops() || op.getStaticLoopRanges() != ranges ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty())
+      return false;
+    AffineExpr last = getAffineDimExpr(ranges.size() - 1, op.getContext());
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      auto type = cast<MemRefType>(operand.get().getType());
+      if (!map.isProjectedPermutation() || !type.getLayout().isIdentity() ||
+          !type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() < 8)
+        return false;
+      ArrayRef<AffineExpr> results = map.getResults();
+      if (llvm::is_contained(results, last) && results.back() != last)
+        return false;
+    }
+  }
+  return true;
+}
+
+/// A kernel of rows (isRowwise): a block is a range of rows and a range of
+/// columns of about kChunkElements, each row whole vectors, then a scalar
+/// tail; the loop indices come from the row (one division a row, not an
+/// element).
+void mapRowwiseKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::GenericOp> ops,
+                      ArrayRef<Value> sizes, unsigned lanes, PointwiseBody &scalarBody) {
+  Location loc = ops.front()->getLoc();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value chunk = arith::ConstantIndexOp::create(b, loc, kChunkElements);
+  ArrayRef<Value> outer = sizes.drop_back();
+  Value rows = kfuse::gpu::product(b, loc, outer), cols = sizes.back();
+  // Columns in pieces of at most a chunk; as many rows as a chunk holds.
+  Value colBlocks = arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, cols, chunk), one);
+  Value rowsPerBlock = arith::MaxUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, chunk, arith::MaxUIOp::create(b, loc, cols, one)), one);
+  Value rowBlocks = arith::CeilDivUIOp::create(b, loc, rows, rowsPerBlock);
+  Value grid = arith::MaxUIOp::create(b, loc, arith::MulIOp::create(b, loc, rowBlocks, colBlocks), one);
+  llvm::DenseMap<Value, Value> noViews;
+  auto launch = kfuse::gpu::buildKernelLaunch(b, loc, name.getValue(),
+                                              {grid, one, one, one, one, one});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value bid = launch.getBlockIds().x;
+  Value rowBlock = arith::DivUIOp::create(b, loc, bid, colBlocks);
+  Value colBlock = arith::RemUIOp::create(b, loc, bid, colBlocks);
+  Value firstRow = arith::MulIOp::create(b, loc, rowBlock, rowsPerBlock);
+  Value lastRow = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, firstRow, rowsPerBlock), rows);
+  Value firstCol = arith::MulIOp::create(b, loc, colBlock, chunk);
+  Value lastCol = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, firstCol, chunk), cols);
+  auto rowLoop = scf::ForOp::create(b, loc, firstRow, lastRow, one);
+  b.setInsertionPointToStart(rowLoop.getBody());
+  SmallVector<Value> ivs = kfuse::gpu::delinearize(b, loc, rowLoop.getInductionVar(), outer);
+  Value width = arith::ConstantIndexOp::create(b, loc, lanes);
+  Value whole = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, lastCol, firstCol), width),
+      width);
+  Value tailStart = arith::AddIOp::create(b, loc, firstCol, whole);
+  {
+    OpBuilder::InsertionGuard inRow(b);
+    auto loop = scf::ForOp::create(b, loc, firstCol, tailStart, width);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> at(ivs);
+    at.push_back(loop.getInductionVar());
+    VectorBody(ops, noViews, lanes).emit(b, loc, at);
+  }
+  auto tail = scf::ForOp::create(b, loc, tailStart, lastCol, one);
+  b.setInsertionPointToStart(tail.getBody());
+  ivs.push_back(tail.getInductionVar());
+  scalarBody.scalarAt(b, loc, ivs);
+  kfuse::gpu::finishLaunch(b, loc, launch);
+}
+
+} // namespace
+
+LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
+                                              ArrayRef<linalg::GenericOp> ops) {
+  for (linalg::GenericOp op : ops)
+    if (!op.hasPureBufferSemantics())
+      return op.emitError("kf-map-kernels-to-gpu: kernel '")
+             << name.getValue() << "' is not a bufferized pointwise op";
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = ops.front()->getLoc();
+  bool vectors = kfuse::gpu::isVectorizable(ops);
+  // Lanes of the widest element fill one register; narrower ones use part
+  // of it (LLVM splits a wider vector into registers, which also works).
+  unsigned widest = 8;
+  for (linalg::GenericOp op : ops)
+    for (Type t : op->getOperandTypes())
+      widest = std::max(widest, cast<MemRefType>(t).getElementTypeBitWidth());
+  unsigned lanes = std::max(1u, kVectorBits / widest);
+
+  std::vector<SmallVector<Value>> opSizes = kfuse::gpu::parallelSizes(b, loc, ops);
+  if (!vectors && kfuse::host::isTranspose(ops)) {
+    PointwiseBody body(ops, opSizes);
+    kfuse::host::mapTransposeKernel(b, name, ops, opSizes.back(), lanes, body);
+    return success();
+  }
+  if (!vectors && isRowwise(ops) && VectorBody::supports(ops)) {
+    PointwiseBody body(ops, opSizes);
+    mapRowwiseKernel(b, name, ops, opSizes.back(), lanes, body);
+    return success();
+  }
+  Value n = kfuse::gpu::product(b, loc, opSizes.back());
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value chunk = arith::ConstantIndexOp::create(b, loc, kChunkElements);
+  Value grid = arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, n, chunk), one);
+  llvm::DenseMap<Value, Value> flat;
+  if (vectors)
+    flat = kfuse::gpu::flatViews(b, loc, ops);
+  auto launch = kfuse::gpu::buildKernelLaunch(b, loc, name.getValue(),
+                                              {grid, one, one, one, one, one});
+
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value start = arith::MulIOp::create(b, loc, launch.getBlockIds().x, chunk);
+  Value end = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, start, chunk), n);
+  PointwiseBody scalarBody(ops, opSizes);
+  Value tailStart = start;
+  if (vectors) {
+    // Whole vectors from the block's start (a multiple of the lanes).
+    Value width = arith::ConstantIndexOp::create(b, loc, lanes);
+    Value whole = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, end, start), width),
+        width);
+    tailStart = arith::AddIOp::create(b, loc, start, whole);
+    auto loop = scf::ForOp::create(b, loc, start, tailStart, width);
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    if (VectorBody::supports(ops))
+      VectorBody(ops, flat, lanes).emit(b, loc, {loop.getInductionVar()});
+    else // a body op with no vector form (a call): lane by lane, as on the GPU
+      scalarBody.vector(b, loc, loop.getInductionVar(), lanes, flat);
+  }
+  // The tail (or, for broadcasts and views, every element): one by one.
+  auto tail = scf::ForOp::create(b, loc, tailStart, end, one);
+  b.setInsertionPointToStart(tail.getBody());
+  scalarBody.scalar(b, loc, tail.getInductionVar());
+  kfuse::gpu::finishLaunch(b, loc, launch);
+  return success();
+}

@@ -1,0 +1,139 @@
+//===- HostRowEmitter.h - vector passes over a row on a CPU core -*- C++ -*-===//
+//
+// The host mappings of row kernels (HostRows.cpp) and full reductions
+// (HostReductions.cpp) share one piece: a *pass* over a contiguous range of
+// one row's columns (the innermost loop, unit stride), in vector<8 x T>
+// lanes (f32: one AVX2 register) with a masked tail. A pass runs the
+// elementwise ops of the kernel that follow one another and the reduction
+// that ends them, in one loop: a value an op computes reaches the next ops
+// in registers (it is stored only when something else reads it later), so
+// softmax's exp and its sum read the row once.
+//
+// Upstream's linalg vectorizer maps one op at a time (its result goes to
+// memory, and it does not know the row loop of a kernel); this emitter
+// works on the kernel's ops together, which is what fusion needs here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_HOST_HOSTROWEMITTER_H
+#define KFUSE_PASSES_HOST_HOSTROWEMITTER_H
+
+#include "passes/gpu/RowEmitter.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace kfuse::host::rows {
+
+using namespace mlir;
+using gpu::rows::Layout;
+
+/// Lanes of a vector: 8 (32-bit: one AVX2 register; f64 takes two, f16
+/// half of one). One width for every type keeps a body's ops lane-aligned.
+constexpr int64_t kLanes = 8;
+/// Vectors a reduction's main loop takes per iteration: four independent
+/// accumulators (max, min) or one compensated step per 32 elements (sums),
+/// enough to hide the add latency.
+constexpr int64_t kUnroll = 4;
+
+/// The ops of a kernel grouped into passes: elementwise ops over rows x
+/// columns, optionally ended by a reduction; or one op over the row
+/// (scalar, `rowOp`).
+struct Pass {
+  SmallVector<linalg::GenericOp> elementwise;
+  linalg::GenericOp reduction;
+  linalg::GenericOp rowOp;
+};
+
+/// The kernel's generics (fills dropped: every reduction starts from its
+/// identity) in passes, program order.
+SmallVector<Pass> passesOf(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
+
+/// Whether the vector passes can run `ops`: one column loop, innermost;
+/// every access along it unit-stride and last; bodies of elementwise
+/// arith/math ops; no i1 buffers (vector<8xi1> would be read as bits).
+/// `why` says what does not fit (for the fallback's comment in tests).
+bool isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Layout &layout,
+                    std::string *why = nullptr);
+
+/// Buffers the program allocated for a full-rank result of the kernel
+/// that only the kernel reads, each element in the same row after it is
+/// written (identity maps): softmax's exp, layer_norm's x - mean. Their
+/// values live one row at a time; the mapping gives each block one row
+/// of scratch instead (in cache), so the whole buffer never goes to
+/// memory.
+SmallVector<Value> rowLocalBuffers(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
+
+/// exp(x) for a vector of f32 without libm (LLVM scalarizes a vector
+/// llvm.exp into one expf call a lane): Cephes' expf (range reduction by
+/// n ln 2 in two parts, degree-6 polynomial, 2^n applied in two halves so
+/// that subnormal and overflowing results come out right). Measured
+/// against numpy's float64 exp, 2M points each in [-104, 0] and [0, 89]
+/// (f32 inputs through a row kernel): at most 1.006 ulp from the exact
+/// value for normal results (libm's expf: about 0.5), subnormal results
+/// within 1.05e-45, inf past 88.72, NaN kept. Upstream's
+/// populateMathPolynomialApproximationPatterns would have to run as a
+/// pattern pass in the host pipeline (Pipelines.cpp, not this mapping's)
+/// and was not measured. test/Runtime/host-rows.mlir checks 2 ulp.
+Value vectorExpF32(OpBuilder &b, Location loc, Value x);
+
+/// Emits vector passes for one row (or one block's chunk of a full
+/// reduction) at `b`.
+class HostRowEmitter {
+public:
+  HostRowEmitter(OpBuilder &b, Location loc, const Layout &layout,
+                 ArrayRef<linalg::LinalgOp> kernelOps)
+      : b(b), loc(loc), layout(layout), kernelOps(kernelOps) {}
+
+  /// This row's loop indices (row dims, in order).
+  SmallVector<Value> rowIvs;
+
+  /// Row-local buffers (see rowLocalBuffers) and their scratch rows:
+  /// `scratch[buffer]` is a [blocks, columns] buffer whose row
+  /// `scratchRow` (this block's) holds this row's values.
+  DenseMap<Value, Value> scratch;
+  Value scratchRow;
+
+  /// Runs `pass` over columns [begin, end); returns the reduction's value
+  /// (of its result type), or null when the pass has none.
+  Value run(const Pass &pass, Value begin, Value end);
+
+  /// The full loop indices of (row, column c).
+  SmallVector<Value> ivs(Value c);
+
+private:
+  struct Accumulator;
+  /// The values of one vector of columns from `c` (`mask`: which lanes
+  /// are columns; null when all are): stores what must be stored and
+  /// returns the reduction's term, or null.
+  Value body(const Pass &pass, Value c, Value mask, const DenseSet<Value> &privateBuffers,
+             const IRMapping &rowValues);
+  SmallVector<Value> vectorizeBody(linalg::GenericOp op, IRMapping &m, Value c);
+  Value broadcast(Value v);
+  VectorType vectorOf(Type t) { return VectorType::get({kLanes}, t); }
+
+  OpBuilder &b;
+  Location loc;
+  const Layout &layout;
+  ArrayRef<linalg::LinalgOp> kernelOps;
+};
+
+} // namespace kfuse::host::rows
+
+namespace kfuse::host {
+
+/// The layout of a row kernel from its first reduction (`first`, null
+/// when there is none).
+rows::Layout rowLayoutOf(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                         mlir::linalg::LinalgOp &first);
+
+/// Runs one pass of a row kernel for flat row `row` over columns [begin,
+/// end) (of `cols`), storing a reduction's value at the row's element.
+void runRowPass(mlir::OpBuilder &b, mlir::Location loc, const rows::Layout &layout,
+                llvm::ArrayRef<mlir::linalg::LinalgOp> ops, const rows::Pass &pass,
+                llvm::ArrayRef<mlir::Value> rowSizes, llvm::ArrayRef<mlir::Value> colSizes,
+                mlir::Value row, mlir::Value begin, mlir::Value end, mlir::Value cols,
+                const llvm::DenseMap<mlir::Value, mlir::Value> &scratch,
+                mlir::Value scratchRow);
+
+} // namespace kfuse::host
+
+#endif // KFUSE_PASSES_HOST_HOSTROWEMITTER_H

@@ -1,0 +1,201 @@
+//===- HostTranspose.cpp - transposes on the CPU, in tiles ----------------===//
+//
+// A kernel that reads or writes an operand transposed walks one side with
+// a stride whatever order its elements go in: element order reads a
+// column of the input, a cache line an element. In 32 x 32 tiles both
+// sides stay in L1 while the tile is walked; in a full tile of 32-bit
+// elements whose transposed operand swaps the last two loops, each 8 x 8
+// block is 8 vector loads along the input's rows, one vector.transpose
+// (shuffles in registers) and 8 vector stores along the output's rows,
+// the kernel's other ops computed on those vectors.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/host/HostVectorBody.h"
+#include "passes/gpu/MappingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using kfuse::gpu::PointwiseBody;
+
+namespace {
+
+/// The side of a transpose's square tile: 32 x 32 f32 is 4 KiB an
+/// operand, so a tile's reads (32 rows of one operand) and writes (32 rows
+/// of the other) both stay in L1 while one side is walked across.
+constexpr int64_t kTransposeTile = 32;
+
+/// The side of the blocks transposed in registers: 8 lanes of 32 bits.
+constexpr int64_t kBlock = 8;
+
+/// Whether `map` reads the loops in order but the last two swapped.
+bool isSwappedLastTwo(AffineMap map) {
+  unsigned rank = map.getNumDims();
+  if (map.getNumResults() != rank || !map.isPermutation())
+    return false;
+  for (unsigned d = 0; d + 2 < rank; ++d)
+    if (map.getResult(d) != getAffineDimExpr(d, map.getContext()))
+      return false;
+  return map.getResult(rank - 2) == getAffineDimExpr(rank - 1, map.getContext()) &&
+         map.getResult(rank - 1) == getAffineDimExpr(rank - 2, map.getContext());
+}
+
+/// Whether full tiles can go through registers: 8 lanes of 32 bits, a
+/// vector form for every body op, inputs swapped in their last two loops
+/// or read along the last loop (or broadcast over it), results along it.
+bool hasVectorTiles(ArrayRef<linalg::GenericOp> ops, unsigned lanes) {
+  if (lanes != kBlock || !kfuse::host::VectorBody::supports(ops))
+    return false;
+  for (linalg::GenericOp op : ops) {
+    AffineExpr last = getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      auto type = cast<MemRefType>(operand.get().getType());
+      if (!type.getLayout().isIdentity() || type.getElementTypeBitWidth() != 32)
+        return false;
+      if (!op.isDpsInit(&operand) && isSwappedLastTwo(map))
+        continue;
+      ArrayRef<AffineExpr> results = map.getResults();
+      bool reads = llvm::is_contained(results, last);
+      if ((reads && results.back() != last) || (op.isDpsInit(&operand) && !reads))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The 8 x 8 block at (r, c) of the kernel: each swapped operand's 8 rows
+/// (along its last dim, the output's r) loaded and transposed, then 8 rows
+/// of outputs computed as vectors along c.
+void emitVectorBlock(OpBuilder &b, Location loc, ArrayRef<linalg::GenericOp> ops,
+                     ArrayRef<Value> outer, Value r, Value c) {
+  llvm::DenseMap<Value, SmallVector<Value>> transposed; // buffer -> rows
+  for (linalg::GenericOp op : ops)
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (!isSwappedLastTwo(op.getMatchingIndexingMap(input)) ||
+          transposed.count(input->get()))
+        continue;
+      Type element = cast<MemRefType>(input->get().getType()).getElementType();
+      auto row = VectorType::get({kBlock}, element);
+      auto square = VectorType::get({kBlock, kBlock}, element);
+      Value m = arith::ConstantOp::create(b, loc, square, b.getZeroAttr(square));
+      for (int64_t k = 0; k < kBlock; ++k) {
+        SmallVector<Value> at(outer);
+        at.push_back(arith::AddIOp::create(b, loc, c, arith::ConstantIndexOp::create(b, loc, k)));
+        at.push_back(r);
+        Value v = vector::LoadOp::create(b, loc, row, input->get(), at);
+        m = vector::InsertOp::create(b, loc, v, m, k);
+      }
+      Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
+      SmallVector<Value> rows;
+      for (int64_t k = 0; k < kBlock; ++k)
+        rows.push_back(vector::ExtractOp::create(b, loc, t, k));
+      transposed[input->get()] = rows;
+    }
+  llvm::DenseMap<Value, Value> noViews;
+  for (int64_t i = 0; i < kBlock; ++i) {
+    kfuse::host::VectorBody body(ops, noViews, kBlock);
+    body.readOverride = [&](OpOperand &operand) -> Value {
+      auto op = cast<linalg::GenericOp>(operand.getOwner());
+      if (!isSwappedLastTwo(op.getMatchingIndexingMap(&operand)))
+        return Value();
+      return transposed.lookup(operand.get())[i];
+    };
+    SmallVector<Value> ivs(outer);
+    ivs.push_back(arith::AddIOp::create(b, loc, r, arith::ConstantIndexOp::create(b, loc, i)));
+    ivs.push_back(c);
+    body.emit(b, loc, ivs);
+  }
+}
+
+} // namespace
+
+/// Whether the kernel reads or writes an operand transposed: every op over
+/// the same loops (rank >= 2, one iteration space), maps that are
+/// (projected) permutations, and one of them not keeping the last loop
+/// last. Element order then leaves one side strided; tiles keep both in
+/// cache.
+bool kfuse::host::isTranspose(ArrayRef<linalg::GenericOp> ops) {
+  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
+  if (ranges.size() < 2)
+    return false;
+  bool transposed = false;
+  for (linalg::GenericOp op : ops) {
+    if (op.getNumReductionLoops() || op.getStaticLoopRanges() != ranges ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty())
+      return false;
+    for (AffineMap map : op.getIndexingMapsArray()) {
+      if (!map.isProjectedPermutation())
+        return false;
+      transposed |= map.isPermutation() && !map.isIdentity();
+    }
+  }
+  return transposed;
+}
+
+/// A transpose kernel: a block per 32 x 32 tile of the last two loops (the
+/// loops before them spread over the grid too), the elements at their loop
+/// indices (no division per element).
+void kfuse::host::mapTransposeKernel(OpBuilder &b, StringAttr name,
+                                     ArrayRef<linalg::GenericOp> ops, ArrayRef<Value> sizes,
+                                     unsigned lanes, PointwiseBody &body) {
+  Location loc = ops.front()->getLoc();
+  size_t rank = sizes.size();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value tile = arith::ConstantIndexOp::create(b, loc, kTransposeTile);
+  SmallVector<Value> gridSizes(sizes.begin(), sizes.end() - 2);
+  gridSizes.push_back(arith::CeilDivUIOp::create(b, loc, sizes[rank - 2], tile));
+  gridSizes.push_back(arith::CeilDivUIOp::create(b, loc, sizes[rank - 1], tile));
+  Value tiles = kfuse::gpu::product(b, loc, gridSizes);
+  Value grid = arith::MaxUIOp::create(b, loc, tiles, one);
+  auto launch = kfuse::gpu::buildKernelLaunch(b, loc, name.getValue(),
+                                              {grid, one, one, one, one, one});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  // An empty iteration space still has a block (a grid is never empty),
+  // which runs nothing.
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                    launch.getBlockIds().x, tiles);
+  auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  SmallVector<Value> ids = kfuse::gpu::delinearize(b, loc, launch.getBlockIds().x, gridSizes);
+  SmallVector<Value> ivs(ids.begin(), ids.end() - 2);
+  auto tileLoop = [&](Value tileId, Value size) {
+    Value from = arith::MulIOp::create(b, loc, tileId, tile);
+    Value to = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, from, tile), size);
+    auto loop = scf::ForOp::create(b, loc, from, to, one);
+    b.setInsertionPointToStart(loop.getBody());
+    return loop.getInductionVar();
+  };
+  if (hasVectorTiles(ops, lanes)) {
+    // A full tile: 8 x 8 blocks through registers; a tile cut by an edge
+    // element by element.
+    Value r0 = arith::MulIOp::create(b, loc, ids[rank - 2], tile);
+    Value c0 = arith::MulIOp::create(b, loc, ids[rank - 1], tile);
+    auto fits = [&](Value from, Value size) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                   arith::AddIOp::create(b, loc, from, tile), size);
+    };
+    auto full = scf::IfOp::create(
+        b, loc, arith::AndIOp::create(b, loc, fits(r0, sizes[rank - 2]), fits(c0, sizes[rank - 1])),
+        /*withElseRegion=*/true);
+    b.setInsertionPointToStart(&full.getThenRegion().front());
+    Value step = arith::ConstantIndexOp::create(b, loc, kBlock);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    auto rows = scf::ForOp::create(b, loc, zero, tile, step);
+    b.setInsertionPointToStart(rows.getBody());
+    auto cols = scf::ForOp::create(b, loc, zero, tile, step);
+    b.setInsertionPointToStart(cols.getBody());
+    emitVectorBlock(b, loc, ops, ivs, arith::AddIOp::create(b, loc, r0, rows.getInductionVar()),
+                    arith::AddIOp::create(b, loc, c0, cols.getInductionVar()));
+    b.setInsertionPointToStart(&full.getElseRegion().front());
+  }
+  ivs.push_back(tileLoop(ids[rank - 2], sizes[rank - 2]));
+  ivs.push_back(tileLoop(ids[rank - 1], sizes[rank - 1]));
+  body.scalarAt(b, loc, ivs);
+  kfuse::gpu::finishLaunch(b, loc, launch);
+}
+

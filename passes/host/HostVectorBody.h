@@ -1,0 +1,69 @@
+//===- HostVectorBody.h - a flat kernel's ops on vectors, for the CPU -*- C++ -*-===//
+//
+// What the host's flat mappings (HostPointwise.cpp, HostTranspose.cpp)
+// emit for a run of consecutive elements: the generics' bodies cloned with
+// vector types (arith and math ops are elementwise on vectors), so that a
+// CPU core runs them in its vector registers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_HOST_HOSTVECTORBODY_H
+#define KFUSE_PASSES_HOST_HOSTVECTORBODY_H
+
+#include "passes/gpu/PointwiseBody.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <functional>
+
+namespace kfuse::host {
+
+/// The ops of one kernel computing `lanes` consecutive elements as vectors:
+/// through 1-D views of the buffers (`flat`, every map the identity) from
+/// flat index ivs[0], or at loop indices `ivs` whose last is the first
+/// lane's, each operand read as a vector along its last dim or, where its
+/// map lacks the last loop (a broadcast), as one value broadcast.
+class VectorBody {
+public:
+  VectorBody(llvm::ArrayRef<mlir::linalg::GenericOp> ops,
+             const llvm::DenseMap<mlir::Value, mlir::Value> &flat, unsigned lanes)
+      : ops(ops), flat(flat), lanes(lanes) {}
+
+  /// Whether every body op has a vector form (arith and math ops, constants).
+  static bool supports(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+  void emit(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<mlir::Value> ivs);
+
+  /// An operand's vector from elsewhere than its buffer (a transposed
+  /// block in registers), or null for a load.
+  std::function<mlir::Value(mlir::OpOperand &)> readOverride;
+
+private:
+  llvm::ArrayRef<mlir::linalg::GenericOp> ops;
+  const llvm::DenseMap<mlir::Value, mlir::Value> &flat;
+  unsigned lanes;
+
+  mlir::VectorType vectorOf(mlir::Type element) const;
+  mlir::Value load(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericOp op,
+                   mlir::OpOperand &operand, mlir::Type element,
+                   llvm::ArrayRef<mlir::Value> ivs);
+  /// `v` as a vector: a scalar (a constant, a value from outside the
+  /// body) is broadcast to every lane.
+  mlir::Value asVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+  void cloneAsVector(mlir::OpBuilder &b, mlir::Operation &op, mlir::IRMapping &mapping);
+};
+
+/// Whether the kernel reads or writes an operand transposed (every op over
+/// the same loops, rank >= 2, maps that are projected permutations, one a
+/// permutation other than the identity).
+bool isTranspose(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// Such a kernel as tiles of its last two loops (HostTranspose.cpp).
+void mapTransposeKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                        llvm::ArrayRef<mlir::linalg::GenericOp> ops,
+                        llvm::ArrayRef<mlir::Value> sizes, unsigned lanes,
+                        kfuse::gpu::PointwiseBody &body);
+
+} // namespace kfuse::host
+
+#endif // KFUSE_PASSES_HOST_HOSTVECTORBODY_H

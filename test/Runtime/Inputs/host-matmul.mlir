@@ -1,0 +1,67 @@
+// Matmul kernels for test/Runtime/host-matmul.mlir: sizes that are not
+// multiples of the host's 6x16 register tile or its 72x128x256 cache
+// blocks, transposed operands, epilogues over (i, j), (j) and (i).
+func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = kf.matmul %a, %b : tensor<?x?xf32>, tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+// Dynamic M, bias over (j), relu: the MLP's first layer.
+func.func @linear_relu(%x: tensor<?x50xf32>, %w: tensor<50x23xf32>, %b: tensor<23xf32>) -> tensor<?x23xf32> {
+  %h = kf.matmul %x, %w : tensor<?x50xf32>, tensor<50x23xf32>
+  %y = kf.add %h, %b : tensor<?x23xf32>, tensor<23xf32>
+  %r = kf.relu %y : tensor<?x23xf32>
+  return %r : tensor<?x23xf32>
+}
+// a.t() @ b, a bias over (i) (a column), K over two panels of 256.
+func.func @at_b_col(%a: tensor<300x20xf32>, %b: tensor<300x40xf32>, %c: tensor<20x1xf32>) -> tensor<20x40xf32> {
+  %t = kf.transpose %a [1, 0] : tensor<300x20xf32>
+  %h = kf.matmul %t, %b : tensor<20x300xf32>, tensor<300x40xf32>
+  %y = kf.add %h, %c : tensor<20x40xf32>, tensor<20x1xf32>
+  return %y : tensor<20x40xf32>
+}
+// x @ w.t() + b, then a residual (i, j) added after the relu; K over
+// three panels, N over two blocks of 128, M over two blocks of 72.
+func.func @x_wt_residual(%x: tensor<77x600xf32>, %w: tensor<133x600xf32>, %b: tensor<133xf32>,
+                         %r: tensor<77x133xf32>) -> tensor<77x133xf32> {
+  %t = kf.transpose %w [1, 0] : tensor<133x600xf32>
+  %h = kf.matmul %x, %t : tensor<77x600xf32>, tensor<600x133xf32>
+  %y = kf.add %h, %b : tensor<77x133xf32>, tensor<133xf32>
+  %a = kf.relu %y : tensor<77x133xf32>
+  %z = kf.add %a, %r : tensor<77x133xf32>, tensor<77x133xf32>
+  return %z : tensor<77x133xf32>
+}
+// Both the matmul's result and the epilogue's are returned: both stored.
+func.func @both(%a: tensor<9x17xf32>, %b: tensor<17x19xf32>) -> (tensor<9x19xf32>, tensor<9x19xf32>) {
+  %h = kf.matmul %a, %b : tensor<9x17xf32>, tensor<17x19xf32>
+  %t = kf.tanh %h : tensor<9x19xf32>
+  return %h, %t : tensor<9x19xf32>, tensor<9x19xf32>
+}
+// A residual read transposed (j, i): not a row vector, so the epilogue
+// runs element by element over the stored tile.
+func.func @residual_t(%a: tensor<21x10xf32>, %b: tensor<10x21xf32>, %r: tensor<21x21xf32>) -> tensor<21x21xf32> {
+  %h = kf.matmul %a, %b : tensor<21x10xf32>, tensor<10x21xf32>
+  %rt = kf.transpose %r [1, 0] : tensor<21x21xf32>
+  %y = kf.add %h, %rt : tensor<21x21xf32>, tensor<21x21xf32>
+  return %y : tensor<21x21xf32>
+}
+// f16 and i32: the simple per-element mapping.
+func.func @half(%a: tensor<17x20xf16>, %b: tensor<20x9xf16>) -> tensor<17x9xf16> {
+  %0 = kf.matmul %a, %b : tensor<17x20xf16>, tensor<20x9xf16>
+  return %0 : tensor<17x9xf16>
+}
+func.func @int(%a: tensor<7x13xi32>, %b: tensor<13x5xi32>, %c: tensor<5xi32>) -> tensor<7x5xi32> {
+  %h = kf.matmul %a, %b : tensor<7x13xi32>, tensor<13x5xi32>
+  %y = kf.add %h, %c : tensor<7x5xi32>, tensor<5xi32>
+  return %y : tensor<7x5xi32>
+}
+// bf16 operands, a bf16 result (the epilogue's truncf on vectors).
+func.func @brain(%a: tensor<33x70xbf16>, %b: tensor<70x21xbf16>) -> tensor<33x21xbf16> {
+  %0 = kf.matmul %a, %b : tensor<33x70xbf16>, tensor<70x21xbf16>
+  return %0 : tensor<33x21xbf16>
+}
+// f16 with a transposed A (read in place, widened as it is read).
+func.func @half_at(%a: tensor<20x17xf16>, %b: tensor<20x9xf16>) -> tensor<17x9xf16> {
+  %t = kf.transpose %a [1, 0] : tensor<20x17xf16>
+  %0 = kf.matmul %t, %b : tensor<17x20xf16>, tensor<20x9xf16>
+  return %0 : tensor<17x9xf16>
+}

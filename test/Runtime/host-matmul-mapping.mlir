@@ -1,0 +1,151 @@
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=host=true | FileCheck %s
+
+// The host mapping of matmul kernels (passes/host/HostMatmul.cpp): a block
+// per 288x128 tile of C, one thread a block; B packed into 16-wide slivers
+// of 256 rows of K, A's rows into a 72-row buffer; a 6x16 register tile
+// of 12 vector<8xf32> accumulators (scf.for iter_args), each step a
+// broadcast element of A times two vectors of B (vector.fma); the
+// epilogue on the accumulators, on vectors, before the store. Results
+// checked against numpy in host-matmul.mlir.
+
+// Dynamic M, a bias over (j) and a relu. The matmul's own result (%c) is
+// scratch (allocated for the kernel, only freed after it): never stored.
+// CHECK-LABEL: func.func @linear_relu
+// CHECK-DAG: %[[GX:.*]] = arith.ceildivui %c23, %c128 : index
+// CHECK-DAG: %[[GY:.*]] = arith.ceildivui %{{.*}}, %c288 : index
+// CHECK: gpu.launch
+// CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-SAME: function(@matmul_add_relu_0)
+// CHECK: %[[BP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x257x16xf32>
+// CHECK: %[[AP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<72x272xf32>
+// K = 50 is one panel: no tile buffer between panels.
+// CHECK-NOT: memref.alloca
+// B's rows, 8 lanes at a time (masked at N = 23):
+// CHECK: vector.load %arg1[{{.*}}] : memref<50x23xf32>, vector<8xf32>
+// CHECK: vector.store %{{.*}}, %[[BP]]
+// CHECK: vector.maskedload %arg1
+// A's rows:
+// CHECK: vector.store %{{.*}}, %[[AP]]
+// The micro-kernel:
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.load %[[BP]]
+// CHECK: vector.load %[[BP]]
+// CHECK: memref.load %[[AP]]
+// CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// CHECK-COUNT-12: vector.fma
+// CHECK: scf.yield
+// The epilogue on the accumulators: bias (a vector of %arg2), relu, store.
+// CHECK: vector.load %arg2[%{{.*}}] : memref<23xf32>, vector<8xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<?x23xf32>, vector<8xf32>
+// At the edge of N, the same masked.
+// CHECK: vector.maskedstore %arg3
+// CHECK: gpu.terminator
+// CHECK-NOT: memref.store %{{.*}}, %alloc
+// CHECK-NOT: vector.store %{{.*}}, %alloc
+// CHECK-NOT: kf.kernel
+func.func @linear_relu(%a: memref<?x50xf32>, %b: memref<50x23xf32>, %bias: memref<23xf32>, %y: memref<?x23xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %a, %c0 : memref<?x50xf32>
+  %c = memref.alloc(%m) : memref<?x23xf32>
+  kf.kernel "matmul_add_relu_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<?x23xf32>)
+    linalg.matmul ins(%a, %b : memref<?x50xf32>, memref<50x23xf32>) outs(%c : memref<?x23xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<?x23xf32>, memref<23xf32>) outs(%y : memref<?x23xf32>) {
+    ^bb0(%v: f32, %bb: f32, %o: f32):
+      %s = arith.addf %v, %bb : f32
+      %r = arith.maximumf %s, %zero : f32
+      linalg.yield %r : f32
+    }
+  }
+  memref.dealloc %c : memref<?x23xf32>
+  return
+}
+
+// -----
+
+// x @ w.t() over K = 600 (three panels: a tile buffer keeps the
+// accumulators between them), a bias over (i) broadcast to the lanes. The
+// matmul's result is an argument: stored as well.
+// CHECK-LABEL: func.func @x_wt
+// CHECK: gpu.launch
+// CHECK: %[[BP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x257x16xf32>
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<72x272xf32>
+// CHECK: %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<288x128xf32>
+// w is [n, k]: packed element by element.
+// CHECK: %[[W:.*]] = memref.load %arg1[%{{.*}}, %{{.*}}] : memref<40x600xf32>
+// CHECK: memref.store %[[W]], %[[BP]]
+// CHECK: vector.load %[[CT]]
+// CHECK-COUNT-12: vector.fma
+// CHECK: vector.store %{{.*}}, %[[CT]]
+// CHECK: vector.store %{{.*}}, %arg3[{{.*}}] : memref<30x40xf32>, vector<8xf32>
+// CHECK: %[[I:.*]] = memref.load %arg2[%{{.*}}] : memref<30xf32>
+// CHECK: vector.broadcast %[[I]] : f32 to vector<8xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: vector.store %{{.*}}, %arg4
+func.func @x_wt(%x: memref<30x600xf32>, %w: memref<40x600xf32>, %bias: memref<30xf32>, %c: memref<30x40xf32>, %y: memref<30x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "matmul_add_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<30x40xf32>)
+    linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : memref<30x600xf32>, memref<40x600xf32>) outs(%c : memref<30x40xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<30x40xf32>, memref<30xf32>) outs(%y : memref<30x40xf32>) {
+    ^bb0(%v: f32, %bb: f32, %o: f32):
+      %s = arith.addf %v, %bb : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// An epilogue operand read at (j, i) is no row vector: the tile is stored,
+// then the epilogue runs element by element over it (scalar addf).
+// CHECK-LABEL: func.func @transposed_residual
+// CHECK: gpu.launch
+// CHECK-COUNT-12: vector.fma
+// CHECK: vector.store %{{.*}}, %alloc[{{.*}}] : memref<21x21xf32>, vector<8xf32>
+// CHECK: scf.for
+// CHECK: %[[V:.*]] = memref.load %alloc[%{{.*}}, %{{.*}}] : memref<21x21xf32>
+// CHECK: %[[R:.*]] = memref.load %arg2[%{{.*}}, %{{.*}}] : memref<21x21xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[R]] : f32
+// CHECK: memref.store %[[S]], %arg3
+// CHECK-NOT: arith.addf %{{.*}} : vector<8xf32>
+// CHECK: gpu.terminator
+func.func @transposed_residual(%a: memref<21x10xf32>, %b: memref<10x21xf32>, %r: memref<21x21xf32>, %y: memref<21x21xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<21x21xf32>
+  kf.kernel "matmul_add_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<21x21xf32>)
+    linalg.matmul ins(%a, %b : memref<21x10xf32>, memref<10x21xf32>) outs(%c : memref<21x21xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %r : memref<21x21xf32>, memref<21x21xf32>) outs(%y : memref<21x21xf32>) {
+    ^bb0(%v: f32, %t: f32, %o: f32):
+      %s = arith.addf %v, %t : f32
+      linalg.yield %s : f32
+    }
+  }
+  memref.dealloc %c : memref<21x21xf32>
+  return
+}
+
+// -----
+
+// f16 operands, an f32 result: widened to f32 as they are packed, then
+// the same f32 micro-kernel.
+// CHECK-LABEL: func.func @half
+// CHECK: gpu.launch
+// CHECK: %[[B:.*]] = vector.load %arg1[%{{.*}}, %{{.*}}] : memref<20x9xf16>, vector<8xf16>
+// CHECK: arith.extf %[[B]] : vector<8xf16> to vector<8xf32>
+// CHECK: %[[A:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}] : memref<17x20xf16>, vector<8xf16>
+// CHECK: arith.extf %[[A]] : vector<8xf16> to vector<8xf32>
+// CHECK-COUNT-12: vector.fma %{{.*}} : vector<8xf32>
+func.func @half(%a: memref<17x20xf16>, %b: memref<20x9xf16>, %c: memref<17x9xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "matmul_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<17x9xf32>)
+    linalg.matmul ins(%a, %b : memref<17x20xf16>, memref<20x9xf16>) outs(%c : memref<17x9xf32>)
+  }
+  return
+}

@@ -1,0 +1,143 @@
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=host=true | FileCheck %s
+
+// The host mapping of a row kernel (passes/host/HostRows.cpp): blocks of
+// rows, one thread a block; each row's passes in vector<8xf32> lanes. The
+// softmax below: max (four vector accumulators, a masked tail), exp and
+// sum in one loop (the vector exp is a polynomial, no expf call; the sum
+// is compensated, a (sum, lost) pair of vectors), exp stored to one
+// scratch row of the block (the program's buffer is only read in this
+// kernel), then the divide.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf32>
+// CHECK: gpu.launch
+// CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK: scf.for %[[ROW:.*]] =
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: vector.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<4x1000xf32>, vector<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: vector.create_mask
+// CHECK: vector.maskedload
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<4xf32>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>)
+// CHECK: math.roundeven {{.*}} : vector<8xf32>
+// CHECK-NOT: math.exp
+// CHECK: vector.store %{{.*}}, %[[SCRATCH]]
+// CHECK: arith.divf {{.*}} : vector<8xf32>
+// CHECK: gpu.terminator
+// CHECK: memref.dealloc %[[SCRATCH]]
+func.func @softmax(%x: memref<4x1000xf32>, %y: memref<4x1000xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %m = memref.alloc() : memref<4xf32>
+  %s = memref.alloc() : memref<4xf32>
+  %e = memref.alloc() : memref<4x1000xf32>
+  kf.kernel "reduction_max_sub_exp_sum_div_0" kind reduction mapping row {
+    linalg.fill ins(%ninf : f32) outs(%m : memref<4xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x1000xf32>) outs(%m : memref<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.maximumf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : memref<4x1000xf32>, memref<4xf32>) outs(%e : memref<4x1000xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %d = arith.subf %a, %b : f32
+      %v = math.exp %d : f32
+      linalg.yield %v : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : memref<4x1000xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %s : memref<4x1000xf32>, memref<4xf32>) outs(%y : memref<4x1000xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %v = arith.divf %a, %b : f32
+      linalg.yield %v : f32
+    }
+  }
+  memref.dealloc %m : memref<4xf32>
+  memref.dealloc %s : memref<4xf32>
+  memref.dealloc %e : memref<4x1000xf32>
+  return
+}
+
+// -----
+
+// An elementwise result only the next reduction of the same pass reads
+// (log_softmax's exp before its sum) stays in registers: never stored.
+// CHECK-LABEL: func.func @exp_sum
+// CHECK: gpu.launch
+// CHECK: math.roundeven {{.*}} : vector<8xf32>
+// CHECK-NOT: vector.store
+// CHECK-NOT: vector.maskedstore
+// CHECK: gpu.terminator
+func.func @exp_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = memref.alloc() : memref<4x1000xf32>
+  kf.kernel "reduction_exp_sum_0" kind reduction mapping row {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x1000xf32>) outs(%e : memref<4x1000xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = math.exp %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : memref<4x1000xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+  }
+  memref.dealloc %e : memref<4x1000xf32>
+  return
+}
+
+// -----
+
+// Negative case: a sum over the leading dim (its rows are columns of
+// memory, a stride apart) keeps the scalar mapping, a block per row: no
+// vector ops.
+// CHECK-LABEL: func.func @sum_dim0
+// CHECK: gpu.launch
+// CHECK-NOT: vector.
+// CHECK: gpu.terminator
+func.func @sum_dim0(%x: memref<64x16xf32>, %s: memref<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "reduction_sum_0" kind reduction mapping row {
+    linalg.fill ins(%zero : f32) outs(%s : memref<16xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x16xf32>) outs(%s : memref<16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A full reduction: blocks of contiguous chunks, a vector pass each to
+// one partial; the last block (the ticket) combines the partials in block
+// order with a compensated sum.
+// CHECK-LABEL: func.func @full_sum
+// CHECK: %[[P:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: gpu.launch
+// CHECK: vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<8xf32>
+// CHECK: memref.store %{{.*}}, %[[P]]
+// CHECK: memref.atomic_rmw addi
+// CHECK: scf.for {{.*}} -> (f32, f32)
+// CHECK: memref.load %[[P]]
+// CHECK: gpu.terminator
+// CHECK: memref.dealloc %[[P]]
+func.func @full_sum(%x: memref<?xf32>, %s: memref<f32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "reduction_sum_0" kind reduction mapping grid_reduction {
+    linalg.fill ins(%zero : f32) outs(%s : memref<f32>)
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<?xf32>) outs(%s : memref<f32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
