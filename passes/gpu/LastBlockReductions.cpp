@@ -48,6 +48,36 @@ void deviceFence(OpBuilder &b, Location loc) {
   LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
 }
 
+} // namespace
+} // namespace rows
+
+mlir::Value takeLastTicket(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::FlatSymbolRefAttr ticket, mlir::Value grid) {
+  using namespace mlir;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Type i32 = b.getI32Type();
+  Value counter = memref::GetGlobalOp::create(b, loc, ticketType(b.getContext()), ticket);
+  rows::deviceFence(b, loc); // release: this block's writes before the ticket
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+  Value old = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, counter,
+                                          ValueRange{zero});
+  rows::deviceFence(b, loc); // acquire: the other blocks' writes after it
+  Value lastTicket = arith::IndexCastOp::create(
+      b, loc, i32, arith::SubIOp::create(b, loc, grid, arith::ConstantIndexOp::create(b, loc, 1)));
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, lastTicket);
+  // Every other block has taken its ticket: the counter is free again for
+  // the next launch.
+  auto reset = scf::IfOp::create(b, loc, last, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&reset.getThenRegion().front());
+  memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0), counter,
+                          ValueRange{zero});
+  return last;
+}
+
+namespace rows {
+namespace {
+
 /// Whether this block is the last of the launch to finish (an i1, the same
 /// in every thread of the block). Every thread's writes before it are
 /// visible to the last block after it. On the GPU: a barrier (the block's
@@ -59,35 +89,15 @@ Value isLastBlock(OpBuilder &b, Location loc, FlatSymbolRefAttr ticket, Value ti
   MLIRContext *ctx = b.getContext();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Type i32 = b.getI32Type();
-  auto takeTicket = [&]() -> Value {
-    Value counter = memref::GetGlobalOp::create(b, loc, ticketType(ctx), ticket);
-    deviceFence(b, loc); // release: this block's writes before the ticket
-    Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
-    Value old = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, counter,
-                                            ValueRange{zero});
-    deviceFence(b, loc); // acquire: the other blocks' writes after it
-    Value lastTicket = arith::IndexCastOp::create(
-        b, loc, i32,
-        arith::SubIOp::create(b, loc, grid, arith::ConstantIndexOp::create(b, loc, 1)));
-    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, lastTicket);
-    // Every other block has taken its ticket: the counter is free again
-    // for the next launch.
-    auto reset = scf::IfOp::create(b, loc, last, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&reset.getThenRegion().front());
-    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0), counter,
-                            ValueRange{zero});
-    return last;
-  };
   if (host)
-    return takeTicket();
+    return takeLastTicket(b, loc, ticket, grid);
   ::mlir::gpu::BarrierOp::create(b, loc);
   auto first = scf::IfOp::create(
       b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero), false);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&first.getThenRegion().front());
-    Value last = takeTicket();
+    Value last = takeLastTicket(b, loc, ticket, grid);
     memref::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, last), flag,
                             ValueRange{zero});
   }

@@ -237,3 +237,25 @@ llvm::DenseMap<Value, Value> kfuse::gpu::flatViews(OpBuilder &b, Location loc,
     }
   return flat;
 }
+
+std::optional<SmallVector<int64_t>> kfuse::gpu::sharedLoops(ArrayRef<linalg::GenericOp> ops) {
+  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
+  if (ranges.empty())
+    return std::nullopt;
+  for (linalg::GenericOp op : ops)
+    if (op.getNumReductionLoops() || op.getStaticLoopRanges() != ranges ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty())
+      return std::nullopt;
+  return ranges;
+}
+
+bool kfuse::gpu::isSwappedLastTwo(AffineMap map) {
+  unsigned rank = map.getNumDims();
+  if (rank < 2 || map.getNumResults() != rank || !map.isPermutation())
+    return false;
+  for (unsigned d = 0; d + 2 < rank; ++d)
+    if (map.getResult(d) != getAffineDimExpr(d, map.getContext()))
+      return false;
+  return map.getResult(rank - 2) == getAffineDimExpr(rank - 1, map.getContext()) &&
+         map.getResult(rank - 1) == getAffineDimExpr(rank - 2, map.getContext());
+}

@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <functional>
+#include <optional>
 
 namespace kfuse::gpu {
 
@@ -67,6 +68,16 @@ private:
 /// Whether every access of the kernel is contiguous and in iteration
 /// order, so that consecutive elements can be read as vectors.
 bool isVectorizable(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// The static loop ranges every op of the kernel iterates over, when they
+/// share them (one iteration space, at least one loop) with no reduction
+/// loop and no linalg.index: the ops can then share their loop indices.
+std::optional<llvm::SmallVector<int64_t>>
+sharedLoops(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// Whether `map` reads the loops in order but the last two swapped (an
+/// operand read transposed in its last two dims).
+bool isSwappedLastTwo(mlir::AffineMap map);
 
 /// Each op's result sizes (its parallel loops) at `b`.
 std::vector<llvm::SmallVector<mlir::Value>>

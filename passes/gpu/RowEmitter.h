@@ -60,6 +60,11 @@ struct Layout {
   }
 };
 
+/// The layout of a row kernel, read from its first reduction (`first`,
+/// null when there is none; checked on tensors by checkRowKernel, trusted
+/// on buffers).
+Layout layoutOf(ArrayRef<linalg::LinalgOp> ops, linalg::LinalgOp &first);
+
 /// Emits one op of the kernel for block `row` (see mapRowKernel).
 class RowEmitter {
 public:

@@ -82,25 +82,6 @@ bool readsRowOnly(AffineMap map, ArrayRef<bool> isRowDim) {
   return true;
 }
 
-/// The layout of a row kernel, read from its first reduction (checked on
-/// tensors by analyze; on buffers the mapping trusts that decision).
-Layout layoutOf(ArrayRef<linalg::LinalgOp> ops, linalg::LinalgOp &first) {
-  Layout layout;
-  first = nullptr;
-  for (linalg::LinalgOp op : ops)
-    if (isReduction(op)) {
-      first = op;
-      break;
-    }
-  if (!first)
-    return layout;
-  for (utils::IteratorType t : first.getIteratorTypesArray())
-    layout.isRowDim.push_back(t == utils::IteratorType::parallel);
-  layout.sizes = first.getStaticLoopRanges();
-  layout.rows = first.getNumParallelLoops();
-  layout.cols = first.getNumReductionLoops();
-  return layout;
-}
 
 /// Whether `ops` (on tensors) form a row kernel; `refuse` says why not.
 LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
@@ -409,6 +390,26 @@ Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops
   }
   finishLaunch(b, loc, launch);
   return rows;
+}
+
+/// The layout of a row kernel, read from its first reduction (checked on
+/// tensors by analyze; on buffers the mapping trusts that decision).
+Layout rows::layoutOf(ArrayRef<linalg::LinalgOp> ops, linalg::LinalgOp &first) {
+  Layout layout;
+  first = nullptr;
+  for (linalg::LinalgOp op : ops)
+    if (isReduction(op)) {
+      first = op;
+      break;
+    }
+  if (!first)
+    return layout;
+  for (utils::IteratorType t : first.getIteratorTypesArray())
+    layout.isRowDim.push_back(t == utils::IteratorType::parallel);
+  layout.sizes = first.getStaticLoopRanges();
+  layout.rows = first.getNumParallelLoops();
+  layout.cols = first.getNumReductionLoops();
+  return layout;
 }
 
 } // namespace kfuse::gpu

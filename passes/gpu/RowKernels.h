@@ -68,6 +68,14 @@ mlir::LogicalResult mapRowChainKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                       unsigned blockSize, bool host,
                                       mlir::FlatSymbolRefAttr ticket);
 
+/// Takes a ticket from the counter `ticket` (between a release and an
+/// acquire fence): whether this block is the last of the `grid` blocks to
+/// take one (an i1; every other block's writes before its ticket are then
+/// visible), the last resetting the counter for the next launch. Run by
+/// one thread a block.
+mlir::Value takeLastTicket(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::FlatSymbolRefAttr ticket, mlir::Value grid);
+
 /// The type of a launch's ticket counter: one i32.
 mlir::MemRefType ticketType(mlir::MLIRContext *ctx);
 

@@ -30,29 +30,14 @@ constexpr int64_t kTile = 32;    // the tile's side
 constexpr int64_t kRows = 8;     // threads along the tile's rows
 constexpr int64_t kPadded = 33;  // a tile row in shared memory
 
-/// Whether `map` reads the loops in order but the last two swapped.
-bool isSwappedLastTwo(AffineMap map) {
-  unsigned rank = map.getNumDims();
-  if (map.getNumResults() != rank || !map.isPermutation())
-    return false;
-  for (unsigned d = 0; d + 2 < rank; ++d)
-    if (map.getResult(d) != getAffineDimExpr(d, map.getContext()))
-      return false;
-  return map.getResult(rank - 2) == getAffineDimExpr(rank - 1, map.getContext()) &&
-         map.getResult(rank - 1) == getAffineDimExpr(rank - 2, map.getContext());
-}
-
 } // namespace
 
 bool kfuse::gpu::isTiledTranspose(ArrayRef<linalg::GenericOp> ops) {
-  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
-  if (ranges.size() < 2)
+  std::optional<SmallVector<int64_t>> ranges = sharedLoops(ops);
+  if (!ranges || ranges->size() < 2)
     return false;
   bool swapped = false;
   for (linalg::GenericOp op : ops) {
-    if (op.getNumReductionLoops() || op.getStaticLoopRanges() != ranges ||
-        !op.getBody()->getOps<linalg::IndexOp>().empty())
-      return false;
     for (OpOperand &operand : op->getOpOperands()) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
       // Results along the output's layout; inputs so, broadcast along
@@ -66,8 +51,8 @@ bool kfuse::gpu::isTiledTranspose(ArrayRef<linalg::GenericOp> ops) {
         return false;
       // An input that reads the second-to-last loop last would be strided.
       ArrayRef<AffineExpr> results = map.getResults();
-      if (!results.empty() && results.back() != getAffineDimExpr(ranges.size() - 1, op.getContext()) &&
-          llvm::is_contained(results, getAffineDimExpr(ranges.size() - 1, op.getContext())))
+      if (!results.empty() && results.back() != getAffineDimExpr(ranges->size() - 1, op.getContext()) &&
+          llvm::is_contained(results, getAffineDimExpr(ranges->size() - 1, op.getContext())))
         return false;
     }
   }

@@ -48,14 +48,11 @@ constexpr int64_t kChunkElements = 16384;
 /// last dim is a vector, a value per row or a 0-d operand one value), the
 /// buffers contiguous with elements of at least a byte.
 bool isRowwise(ArrayRef<linalg::GenericOp> ops) {
-  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
-  if (ranges.empty())
+  std::optional<SmallVector<int64_t>> ranges = kfuse::gpu::sharedLoops(ops);
+  if (!ranges)
     return false;
   for (linalg::GenericOp op : ops) {
-    if (op.getNumReductionLoops() || op.getStaticLoopRanges() != ranges ||
-        !op.getBody()->getOps<linalg::IndexOp>().empty())
-      return false;
-    AffineExpr last = getAffineDimExpr(ranges.size() - 1, op.getContext());
+    AffineExpr last = getAffineDimExpr(ranges->size() - 1, op.getContext());
     for (OpOperand &operand : op->getOpOperands()) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
       auto type = cast<MemRefType>(operand.get().getType());

@@ -24,31 +24,6 @@ using namespace kfuse::host::rows;
 
 namespace {
 
-/// Whether this block is the last of the launch to take its ticket (then
-/// every other block's partial is written and visible), as
-/// LastBlockReductions.cpp's isLastBlock does for one thread a block; the
-/// last resets the counter for the next launch.
-Value takeLastTicket(OpBuilder &b, Location loc, FlatSymbolRefAttr ticket, Value grid) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Type i32 = b.getI32Type();
-  Value counter =
-      memref::GetGlobalOp::create(b, loc, kfuse::gpu::ticketType(b.getContext()), ticket);
-  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
-  Value old = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                          arith::ConstantIntOp::create(b, loc, i32, 1), counter,
-                                          ValueRange{zero});
-  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
-  Value lastTicket = arith::IndexCastOp::create(
-      b, loc, i32, arith::SubIOp::create(b, loc, grid, arith::ConstantIndexOp::create(b, loc, 1)));
-  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, lastTicket);
-  auto reset = scf::IfOp::create(b, loc, last, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&reset.getThenRegion().front());
-  memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0), counter,
-                          ValueRange{zero});
-  return last;
-}
-
 /// A full reduction over several loops whose ops before it read and write
 /// whole buffers in order (identity maps, identity layouts): the same ops
 /// over one loop on 1-D views of those buffers (memref.collapse_shape, at
@@ -130,7 +105,7 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
                                          ArrayRef<linalg::LinalgOp> ops,
                                          FlatSymbolRefAttr ticket) {
   linalg::LinalgOp first;
-  Layout layout = rowLayoutOf(ops, first);
+  Layout layout = kfuse::gpu::rows::layoutOf(ops, first);
   linalg::GenericOp reduction = gpu::rows::gridReductionOf(ops, layout);
   // Canonicalization on buffers may have made a dim static that the
   // decision saw dynamic: then it is a row kernel (as the GPU mapping does).
@@ -147,7 +122,7 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
         op->destroy();
   });
   if (layout.cols > 1 && flatten(b, loc, ops, reduction, flat)) {
-    layout = rowLayoutOf(flat, first);
+    layout = kfuse::gpu::rows::layoutOf(flat, first);
     reduction = gpu::rows::gridReductionOf(flat, layout);
     ops = flat;
   }
@@ -187,7 +162,7 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
     Value partial = emit.run(passes.front(), begin, end);
     memref::StoreOp::create(b, loc, partial, partials, ValueRange{bid});
     auto lastBlock = scf::IfOp::create(
-        b, loc, takeLastTicket(b, loc, ticket, launch.getGridSize().x), false);
+        b, loc, kfuse::gpu::takeLastTicket(b, loc, ticket, launch.getGridSize().x), false);
     b.setInsertionPointToStart(&lastBlock.getThenRegion().front());
     // The partials in block order; a float sum compensated (64 terms).
     Value identity =

@@ -120,11 +120,6 @@ private:
 
 namespace kfuse::host {
 
-/// The layout of a row kernel from its first reduction (`first`, null
-/// when there is none).
-rows::Layout rowLayoutOf(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
-                         mlir::linalg::LinalgOp &first);
-
 /// Runs one pass of a row kernel for flat row `row` over columns [begin,
 /// end) (of `cols`), storing a reduction's value at the row's element.
 void runRowPass(mlir::OpBuilder &b, mlir::Location loc, const rows::Layout &layout,

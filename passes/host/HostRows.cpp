@@ -21,26 +21,6 @@ using namespace mlir;
 using namespace kfuse::host::rows;
 using kfuse::gpu::rows::isReduction;
 
-/// The layout of a row kernel, from its first reduction (as RowKernels.cpp
-/// reads it; that one is file-local there).
-Layout kfuse::host::rowLayoutOf(ArrayRef<linalg::LinalgOp> ops, linalg::LinalgOp &first) {
-  Layout layout;
-  first = nullptr;
-  for (linalg::LinalgOp op : ops)
-    if (isReduction(op)) {
-      first = op;
-      break;
-    }
-  if (!first)
-    return layout;
-  for (utils::IteratorType t : first.getIteratorTypesArray())
-    layout.isRowDim.push_back(t == utils::IteratorType::parallel);
-  layout.sizes = first.getStaticLoopRanges();
-  layout.rows = first.getNumParallelLoops();
-  layout.cols = first.getNumReductionLoops();
-  return layout;
-}
-
 void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
                              ArrayRef<linalg::LinalgOp> ops, const Pass &pass,
                              ArrayRef<Value> rowSizes, ArrayRef<Value> colSizes, Value row,
@@ -72,7 +52,7 @@ void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
 
 void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops) {
   linalg::LinalgOp first;
-  Layout layout = rowLayoutOf(ops, first);
+  Layout layout = kfuse::gpu::rows::layoutOf(ops, first);
   if (!first || !isVectorizable(ops, layout)) {
     kfuse::gpu::mapRowKernel(b, name, ops, 256, /*host=*/true);
     return;

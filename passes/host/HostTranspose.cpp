@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
+using kfuse::gpu::isSwappedLastTwo;
 using kfuse::gpu::PointwiseBody;
 
 namespace {
@@ -31,18 +32,6 @@ constexpr int64_t kTransposeTile = 32;
 
 /// The side of the blocks transposed in registers: 8 lanes of 32 bits.
 constexpr int64_t kBlock = 8;
-
-/// Whether `map` reads the loops in order but the last two swapped.
-bool isSwappedLastTwo(AffineMap map) {
-  unsigned rank = map.getNumDims();
-  if (map.getNumResults() != rank || !map.isPermutation())
-    return false;
-  for (unsigned d = 0; d + 2 < rank; ++d)
-    if (map.getResult(d) != getAffineDimExpr(d, map.getContext()))
-      return false;
-  return map.getResult(rank - 2) == getAffineDimExpr(rank - 1, map.getContext()) &&
-         map.getResult(rank - 1) == getAffineDimExpr(rank - 2, map.getContext());
-}
 
 /// Whether full tiles can go through registers: 8 lanes of 32 bits, a
 /// vector form for every body op, inputs swapped in their last two loops
@@ -120,14 +109,11 @@ void emitVectorBlock(OpBuilder &b, Location loc, ArrayRef<linalg::GenericOp> ops
 /// last. Element order then leaves one side strided; tiles keep both in
 /// cache.
 bool kfuse::host::isTranspose(ArrayRef<linalg::GenericOp> ops) {
-  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
-  if (ranges.size() < 2)
+  std::optional<SmallVector<int64_t>> ranges = kfuse::gpu::sharedLoops(ops);
+  if (!ranges || ranges->size() < 2)
     return false;
   bool transposed = false;
   for (linalg::GenericOp op : ops) {
-    if (op.getNumReductionLoops() || op.getStaticLoopRanges() != ranges ||
-        !op.getBody()->getOps<linalg::IndexOp>().empty())
-      return false;
     for (AffineMap map : op.getIndexingMapsArray()) {
       if (!map.isProjectedPermutation())
         return false;
