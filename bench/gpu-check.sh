@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
-# On a machine with a CUDA GPU and no MLIR: runs every example on the GPU
-# and compares with the CPU results computed by bench/pack.sh; runs the 200
-# packed random programs fused on the GPU against the unfused program on
-# the CPU (kfuse-run --check, test/harness/kf_fuzz.py --prebuilt); times the
-# article's add+relu at 1e6, 1e7 and 1e8 elements fused and unfused, as
-# GB/s against a device-to-device copy, PyTorch eager and torch.compile
-# measured in the same run (when PyTorch is installed). Under 5 minutes.
+# On a machine with a CUDA GPU and no MLIR (about 8 minutes on an H200):
+#  - every example on the GPU (CUDA graphs on) against the CPU results
+#    bench/pack.sh computed;
+#  - the benchmark (bench/gpu_bench.py): softmax 1024x1024, 4096x4096 and
+#    8192x32768; layer_norm 4096x4096 and 32768x1024; matmul f16, bf16 and
+#    f32 at 1024 to 8192 (against torch.matmul, i.e. cuBLAS, TF32 off); the
+#    transpose x.t().contiguous() at 4096 and 8192; add_relu at 1e6, 1e7 and
+#    1e8 against a device-to-device copy. Each row: kfuse with CUDA-graph
+#    replay on and off, torch eager and torch.compile, interleaved in one
+#    process, results checked against torch first; GB/s against the
+#    measured copy bandwidth, TFLOP/s against the H200's dense peaks;
+#  - the 200 packed random programs, fused on the GPU against unfused on
+#    the CPU (kfuse-run --check), with what is left of the time.
 #   bash bench/pack.sh                      # on the development machine
 #   bash bench/gpu-check.sh [BUNDLE] [OUT]  # on the GPU machine
-# BUNDLE defaults to build/gpu-bundle; results go to OUT (default
-# $OUT or BUNDLE/results): gpu-check.json, gpu-check.md, traces, outputs.
+# BUNDLE defaults to build/gpu-bundle; results go to OUT (default $OUT or
+# BUNDLE/results): gpu-check.json, gpu-check.md, traces, outputs.
+# PyTorch is optional (without it: inputs from numpy, kfuse timed alone).
 set -uo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
 bundle="${1:-build/gpu-bundle}"
 out="${2:-${OUT:-$bundle/results}}"
 [ -f "$bundle/gpu_bench.py" ] || { echo "gpu-check: no bundle at $bundle (run bench/pack.sh)"; exit 1; }
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null \
   | sed 's/^/gpu: /' || echo "gpu: nvidia-smi not found"
-exec python3 "$bundle/gpu_bench.py" --bundle "$bundle" --out "$out"
+exec python3 "$bundle/gpu_bench.py" --bundle "$bundle" --out "$out" "${@:3}"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds what bench/gpu-check.sh needs on a GPU machine that has no MLIR:
-# kfuse-run and the runtime, every example compiled with --emit=lib, and the
-# examples' results computed here on the CPU (inputs come from a seed, so
-# the GPU run draws the same ones), and 200 random programs for the
-# differential check. Writes build/gpu-bundle/ (about 30 MB).
+# kfuse-run and the runtime, every example compiled with --emit=lib and its
+# results computed here on the CPU (inputs come from a seed, so the GPU run
+# draws the same ones), the benchmark's programs (bench/gpu/*.mlir filled in
+# at the benchmark's sizes by gpu_bench.py --build, one library a family),
+# and 200 random programs for the differential check. Writes
+# build/gpu-bundle/ (about 30 MB; the device tool carries at most 64 MiB).
 #   bash bench/pack.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +17,7 @@ cp build/bin/kfuse-run "$out/bin/"
 cp build/lib/libkfuse_runtime.so "$out/lib/"
 cp bench/gpu-check.sh bench/gpu_bench.py test/harness/kf_fuzz.py test/harness/kf_gen.py "$out/"
 # Portable host code: x86-64-v3 (AVX2) runs on every recent x86 server.
-for src in examples/*.mlir bench/add_relu_dynamic.mlir; do
+for src in examples/*.mlir; do
   name=$(basename "$src" .mlir)
   build/bin/kfuse-compile "$src" --emit=lib --host-cpu=x86-64-v3 -o "$out/programs/$name.so"
 done
@@ -26,6 +28,10 @@ for src in examples/*.mlir; do
   build/bin/kfuse-run "$out/programs/$name.so" --device=cpu --seed=1 "${dims[@]}" \
     --warmup=0 --repeat=0 --quiet --output "result0=$out/ref/$name.npy"
 done
+# The benchmark rows: softmax, layer_norm, matmul f16/bf16/f32, transpose,
+# add_relu (gpu_bench.py's rows("full")).
+/usr/bin/python3 bench/gpu_bench.py --build --sizes full --kfuse-compile build/bin/kfuse-compile \
+  --programs "$out/bench" --compile-arg=--host-cpu=x86-64-v3
 # 200 random programs (kf_fuzz.py, seed 11), a library each, for the
 # differential check on the GPU (fused on the GPU against unfused on the CPU).
 /usr/bin/python3 test/harness/kf_fuzz.py --kfuse-opt build/bin/kfuse-opt \

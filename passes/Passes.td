@@ -491,7 +491,9 @@ def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
     its launch; the launch names its outlined function after the kernel
     and all kernels of a program go to one module, `kfuse_kernels` (one
     PTX module per program). Deallocation ran before on whole kernels, so
-    every free is already after the launch.
+    every free is already after the launch. A buffer no launch uses once
+    the kernels are mapped (an intermediate a row kernel keeps on chip) is
+    erased with its frees.
 
     The flat mapping: the kernel's iteration space is flattened; thread
     `t = blockIdx.x * blockDim.x + threadIdx.x` (index, 64 bits on the
@@ -561,8 +563,22 @@ register. A flat kernel that reads an operand with its last two loops
            "for the host runtime: each kernel mapped for a CPU core a block "
            "(one thread, vector code, no shuffles, barriers or shared "
            "memory)">,
+    Option<"matmul", "matmul", "std::string", "\"fastest\"",
+           "the GPU kernel of matmuls: `fastest` (a 64x64 block tile, 4x4 "
+           "outputs a thread in registers) or `reference` (the 16x16 tile, "
+           "one output a thread; for tests)">,
+    Option<"chip", "chip", "std::string", "\"sm_75\"",
+           "the GPU chip the kernels are for: from sm_80, f16 and bf16 "
+           "matmuls take the tensor-core kernel (mma.sync.m16n8k16, "
+           "ldmatrix, cp.async double buffering) when `matmul` is "
+           "`fastest`">,
+    Option<"tf32", "tf32", "bool", "false",
+           "with a chip from sm_80, f32 matmuls on tensor cores too, their "
+           "inputs as TF32 (10 bits of mantissa; mma.sync.m16n8k8): off by "
+           "default, as in PyTorch">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::affine::AffineDialect",
@@ -591,6 +607,93 @@ def KfDeviceBuffers : Pass<"kf-device-buffers", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def KfMarkReadOnlyArgs : Pass<"kf-mark-read-only-args", "mlir::ModuleOp"> {
+  let summary = "Mark the kernel arguments only read (and never aliased by an output) readonly and noalias, for ld.global.nc";
+  let description = [{
+    NVPTX reads through the read-only data cache (`ld.global.nc`) from a
+    kernel parameter that is `readonly` and `noalias`. MLIR's lowering of a
+    gpu.func copies `llvm.readonly` from a memref argument to its
+    descriptor's pointers but drops `llvm.noalias`, so the pass runs twice.
+    Before convert-gpu-to-nvvm (the module, with the host's launches): a
+    kernel's memref argument gets `llvm.readonly` when the kernel never
+    writes it (through any view) and, at every launch, every buffer the
+    kernel writes is a fresh allocation (memref.alloc, gpu.alloc) other than
+    the argument's own buffer; the kernel gets `kfuse.read_only_args`. With
+    `lowered`, after convert-gpu-to-nvvm: those kernels' `llvm.readonly`
+    pointers get `llvm.noalias` too.
+
+    Before:
+    ```mlir
+    %c = gpu.alloc (%n) : memref<?xf32>
+    gpu.launch_func @kfuse_kernels::@pointwise_add_0 ... args(%a : memref<?xf32>, %c : memref<?xf32>)
+    gpu.func @pointwise_add_0(%arg0: memref<?xf32>, %arg1: memref<?xf32>) kernel
+    ```
+    After:
+    ```mlir
+    gpu.func @pointwise_add_0(%arg0: memref<?xf32> {llvm.readonly}, %arg1: memref<?xf32>)
+        kernel attributes {kfuse.read_only_args}
+    // and after convert-gpu-to-nvvm and kf-mark-read-only-args{lowered}:
+    llvm.func @pointwise_add_0(%arg0: !llvm.ptr {llvm.noalias, llvm.readonly},
+        %arg1: !llvm.ptr {llvm.noalias, llvm.readonly}, ...)
+    ```
+  }];
+  let options = [
+    Option<"lowered", "lowered", "bool", "false",
+           "after convert-gpu-to-nvvm: add llvm.noalias to the marked kernels' readonly pointers">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def KfContractFloatOps : Pass<"kf-contract-float-ops", "mlir::ModuleOp"> {
+  let summary = "Let the GPU kernels' float multiplies and adds contract to FMA, as nvcc does";
+  let description = [{
+    PyTorch's CUDA kernels are compiled with nvcc's default `--fmad=true`:
+    `a * b + c` becomes one `fma.rn`. Every `arith.mulf`, `arith.addf`,
+    `arith.subf` and `arith.divf` (a division by a power of two becomes a
+    multiply) inside a `gpu.module` gets the `contract` fast-math flag
+    (nothing else: no reassociation, no approximate functions), which
+    NVPTX turns into `fma.rn.f32` where a multiply feeds an add (and an
+    add without `.rn`, which ptxas may fuse too). Host code and the CPU
+    pipelines are untouched: they never run this pass.
+
+    Before:
+    ```mlir
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %p, %c : f32
+    ```
+    After:
+    ```mlir
+    %p = arith.mulf %a, %b fastmath<contract> : f32
+    %s = arith.addf %p, %c fastmath<contract> : f32
+    ```
+  }];
+}
+
+def KfKernelRegisterBudget : Pass<"kf-kernel-register-budget", "mlir::ModuleOp"> {
+  let summary = "Let ptxas give each GPU kernel the registers its block size allows";
+  let description = [{
+    Without a hint, ptxas trades registers for an occupancy it picks itself:
+    a 256-thread matmul tile that needs 89 registers gets 64 and spills
+    (`ptxas -v`: "4 bytes spill stores"). kfuse's mappings choose each
+    kernel's block size and work per thread on purpose, so every kernel
+    (a `gpu.func` with `known_block_size`, which becomes `.maxntid`) gets
+    `nvvm.minctasm = 1` (`.minnctapersm 1`): ptxas may then use up to
+    65536 / threads-per-block registers (at most 255) before it spills.
+    Kernels that need few registers still get few; only the spill
+    heuristic changes.
+
+    Before:
+    ```mlir
+    gpu.func @matmul_0(...) kernel attributes {known_block_size = array<i32: 16, 16, 1>}
+    ```
+    After:
+    ```mlir
+    gpu.func @matmul_0(...) kernel attributes {known_block_size = array<i32: 16, 16, 1>,
+                                               nvvm.minctasm = 1 : i32}
+    ```
+  }];
 }
 
 def KfHostKernels : Pass<"kf-host-kernels", "mlir::ModuleOp"> {

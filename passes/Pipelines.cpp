@@ -113,9 +113,20 @@ static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
   target.chip = options.chip;
   target.features = kfuse::gpu::kPtxFeatures;
   pm.addPass(createGpuNVVMAttachTarget(target));
+  // Inputs a kernel only reads, which no output can alias, through
+  // ld.global.nc (marked here, noalias added once lowered); a * b + c as
+  // one fma.rn, as nvcc's default --fmad=true gives PyTorch's kernels.
+  pm.addPass(createKfMarkReadOnlyArgs());
+  pm.addPass(createKfContractFloatOps());
+  pm.addPass(createKfKernelRegisterBudget());
+  // The tensor-core matmul's nvgpu ops (mma.sync, ldmatrix, cp.async) to
+  // NVVM first: convert-gpu-to-nvvm lowers only the dialects whose
+  // to-LLVM interface is loaded, and would leave them.
+  pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
   pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  pm.addPass(createKfMarkReadOnlyArgs(KfMarkReadOnlyArgsOptions{/*lowered=*/true}));
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";

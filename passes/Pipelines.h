@@ -40,6 +40,13 @@ struct PipelineOptions {
   unsigned blockSize = 256;             // threads per block
   Target target = Target::Gpu;
   Stage until = Stage::Llvm;
+  /// The GPU kernel of matmuls (kf-map-kernels-to-gpu's `matmul`): the
+  /// reference 16x16 tile only in tests.
+  std::string matmul = "fastest";
+  /// f32 matmuls on tensor cores as TF32 (sm_80 and later;
+  /// kf-map-kernels-to-gpu's `tf32`): off by default, as PyTorch's
+  /// allow_tf32 for matmuls.
+  bool tf32 = false;
 };
 
 /// `options` when kfuse can build them: the chip is one kfuse emits PTX for

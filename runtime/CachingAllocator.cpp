@@ -2,6 +2,7 @@
 #include "CachingAllocator.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace kfuse::rt {
 
@@ -14,8 +15,18 @@ void *CachingAllocator::allocate(size_t bytes) {
   void *ptr = nullptr;
   auto it = cached.find(size);
   if (it != cached.end() && !it->second.empty()) {
-    ptr = it->second.back();
-    it->second.pop_back();
+    // The lowest address of the size, not the last freed: a call then gets
+    // the same buffers whenever it starts with the same ones cached, in
+    // whatever order its last run freed them, so that a CUDA graph
+    // captured from one call matches the next (GraphCache.h).
+    std::vector<void *> &free = it->second;
+    size_t lowest = 0;
+    for (size_t i = 1; i < free.size(); ++i)
+      if (std::less<void *>()(free[i], free[lowest]))
+        lowest = i;
+    ptr = free[lowest];
+    free[lowest] = free.back();
+    free.pop_back();
     ++cacheHits;
   } else {
     ptr = raw(size);

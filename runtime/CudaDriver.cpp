@@ -31,6 +31,17 @@ bool CudaDriver::load(const std::string &path, std::string &why) {
     why = "no CUDA driver: cannot open " + path + (error ? std::string(" (") + error + ")" : "");
     return false;
   }
+  // The graph calls by their exported names (cuda.h maps cuStreamBeginCapture
+  // to cuStreamBeginCapture_v2, cuGraphInstantiate to ...WithFlags,
+  // cuGraphExecUpdate to ..._v2); missing ones only turn graphs off.
+  hasGraphs =
+      resolve(library, "cuStreamBeginCapture_v2", cuStreamBeginCapture, graphsWhy) &&
+      resolve(library, "cuStreamEndCapture", cuStreamEndCapture, graphsWhy) &&
+      resolve(library, "cuGraphInstantiateWithFlags", cuGraphInstantiateWithFlags, graphsWhy) &&
+      resolve(library, "cuGraphExecUpdate_v2", cuGraphExecUpdate, graphsWhy) &&
+      resolve(library, "cuGraphLaunch", cuGraphLaunch, graphsWhy) &&
+      resolve(library, "cuGraphDestroy", cuGraphDestroy, graphsWhy) &&
+      resolve(library, "cuGraphExecDestroy", cuGraphExecDestroy, graphsWhy);
   return resolve(library, "cuInit", cuInit, why) &&
          resolve(library, "cuDriverGetVersion", cuDriverGetVersion, why) &&
          resolve(library, "cuDeviceGetCount", cuDeviceGetCount, why) &&

@@ -23,9 +23,18 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUjit_option = int;
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+using CUgraphNode = struct CUgraphNode_st *;
+/// cuda.h's CUgraphExecUpdateResultInfo (cuGraphExecUpdate_v2 fills it).
+struct CUgraphExecUpdateResultInfo {
+  int result;
+  CUgraphNode errorNode, errorFromNode;
+};
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222;
+constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
 constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
@@ -66,6 +75,19 @@ struct CudaDriver {
   CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char **) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+
+  // CUDA graphs (GraphCache.h): optional. A driver without one of them
+  // (older than CUDA 12, or a test's fake driver told to hide them) runs
+  // every call's launches one by one; `graphsWhy` says which is missing.
+  CUresult (*cuStreamBeginCapture)(CUstream, int mode) = nullptr;
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph, unsigned long long) = nullptr;
+  CUresult (*cuGraphExecUpdate)(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo *) = nullptr;
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
+  CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
+  bool hasGraphs = false;
+  std::string graphsWhy;
 
   /// Opens `path` (libcuda.so.1 by default) and resolves every call; on
   /// failure says why in `why`.

@@ -45,10 +45,10 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
                       intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                       int32_t sharedBytes, void * /*stream*/, void **params,
-                      void ** /*extra*/, size_t /*paramsCount*/) {
+                      void ** /*extra*/, size_t paramsCount) {
   int64_t grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
   rt().launch(static_cast<kfuse::rt::Function *>(function), grid, block,
-              unsigned(sharedBytes), params);
+              unsigned(sharedBytes), params, paramsCount);
 }
 
 // The runtime's single stream stands for every stream compiled code asks
@@ -59,14 +59,18 @@ void *mgpuStreamCreate() {
   return &stream;
 }
 void mgpuStreamDestroy(void *) {}
-void mgpuStreamSynchronize(void *) { rt().synchronize(); }
+// gpu-to-llvm waits for the stream after every launch_func. In a graph
+// call the work is recorded, not issued, and compiled host code never
+// reads device memory (it is cuMemAlloc'd), so there is nothing to wait
+// for: the caller's kfuse_rt_synchronize after the call waits for the graph.
+void mgpuStreamSynchronize(void *) { rt().programSynchronize(); }
 void mgpuStreamWaitEvent(void *, void *) {}
 void *mgpuEventCreate() {
   static char event;
   return &event;
 }
 void mgpuEventDestroy(void *) {}
-void mgpuEventSynchronize(void *) { rt().synchronize(); }
+void mgpuEventSynchronize(void *) { rt().programSynchronize(); }
 void mgpuEventRecord(void *, void *) {}
 
 void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool /*isHostShared*/) {
@@ -146,6 +150,20 @@ void kfuse_rt_allocator_stats(uint64_t *driverAllocations, uint64_t *cacheHits) 
   *driverAllocations = r.allocator->driverAllocations;
   *cacheHits = r.allocator->cacheHits;
 }
+int kfuse_rt_set_cuda_graphs(const char *mode) {
+  kfuse::rt::GraphCache &g = Runtime::get().graphs;
+  if (!g.setMode(mode ? mode : ""))
+    return 1;
+  g.modeSet = true;
+  return 0;
+}
+void kfuse_rt_graph_begin(const char *key) { rt().graphs.begin(key ? key : ""); }
+void kfuse_rt_graph_end(void) { rt().graphs.end(); }
+void kfuse_rt_graph_stats(kfuse_graph_stats *out) {
+  const kfuse::rt::GraphCache &g = rt().graphs;
+  *out = {g.captures, g.updates, g.replays, g.uncaptured};
+}
+const char *kfuse_rt_graph_note(void) { return rt().graphs.note.c_str(); }
 void kfuse_rt_set_error_handler(kfuse_error_handler handler) {
   Runtime::get().handler = handler;
 }

@@ -76,6 +76,8 @@ bool Runtime::initCuda(std::string &why) {
         return lastAllocError == CUDA_SUCCESS ? reinterpret_cast<void *>(ptr) : nullptr;
       },
       [this](void *ptr) {
+        // Recorded graph work may still use the buffer: issued first.
+        graphs.flush(false, "a buffer given back to the driver");
         check(driver.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)), "cuMemFree",
               "a cached buffer");
       });
@@ -87,6 +89,12 @@ bool Runtime::init(const std::string &device, std::string &why) {
     return true;
   if (device != "auto" && device != "cuda" && device != "cpu") {
     why = "unknown device '" + device + "' (auto, cuda or cpu)";
+    return false;
+  }
+  // The default of the graph mode; kfuse_rt_set_cuda_graphs wins over it.
+  if (const char *env = std::getenv("KFUSE_CUDA_GRAPHS");
+      env && *env && !graphs.modeSet && !graphs.setMode(env)) {
+    why = std::string("KFUSE_CUDA_GRAPHS must be on, off or auto, got '") + env + "'";
     return false;
   }
   bool ok = true;
@@ -267,7 +275,7 @@ Function *Runtime::getFunction(Module *module, const char *name) {
 }
 
 void Runtime::launch(Function *f, const int64_t grid[3], const int64_t block[3],
-                     unsigned sharedBytes, void **params) {
+                     unsigned sharedBytes, void **params, size_t paramCount) {
   // The geometry comes from compiled code, computed from the sizes: a
   // grid CUDA cannot launch would be cut to 32 bits (fewer blocks, part
   // of the result never written), and the host's block count must not wrap.
@@ -301,11 +309,22 @@ void Runtime::launch(Function *f, const int64_t grid[3], const int64_t block[3],
     timed(index, [&] { pool->run(blocks, body, &f->blockTime); });
     return;
   }
+  // In a graph call the launch is recorded (GraphCache.h), untimed.
+  if (graphs.recording() &&
+      graphs.recordLaunch(f, grid, block, sharedBytes, params, paramCount))
+    return;
   timed(index, [&] {
     check(driver.cuLaunchKernel(f->cu, unsigned(grid[0]), unsigned(grid[1]),
                                 unsigned(grid[2]), unsigned(block[0]), unsigned(block[1]),
                                 unsigned(block[2]), sharedBytes, stream, params, nullptr),
           "cuLaunchKernel", "kernel '" + f->name + "'");
+  });
+}
+
+void Runtime::launchGraph(CUgraphExec exec, const char *name) {
+  size_t index = record(KFUSE_RECORD_GRAPH_REPLAY, name, 0);
+  timed(index, [&] {
+    check(driver.cuGraphLaunch(exec, stream), "cuGraphLaunch", std::string(name));
   });
 }
 
@@ -335,6 +354,12 @@ void Runtime::copy(void *dst, const void *src, size_t bytes, kfuse_record_kind k
   static const char *const kNames[] = {"", "copy host to device", "copy device to host",
                                        "copy device to device"};
   size_t index = record(kind, kNames[kind], bytes);
+  if (graphs.recording()) {
+    if (kind == KFUSE_RECORD_COPY_ON_DEVICE)
+      return graphs.recordCopy(reinterpret_cast<CUdeviceptr>(dst),
+                               reinterpret_cast<CUdeviceptr>(src), bytes);
+    graphs.flush(false, "a copy from or to the host");
+  }
   timed(index, [&] {
     if (!cuda)
       return (void)std::memcpy(dst, src, bytes);
@@ -352,6 +377,9 @@ void Runtime::memset32(void *dst, unsigned value, size_t count) {
       std::memcpy(static_cast<char *>(dst) + 4 * i, &value, 4);
     return;
   }
+  if (graphs.recording())
+    return graphs.recordMemset(GraphRecord::Op::Memset32, reinterpret_cast<CUdeviceptr>(dst),
+                               value, count);
   check(driver.cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count, stream),
         "cuMemsetD32Async", std::to_string(count) + " words");
 }
@@ -362,6 +390,9 @@ void Runtime::memset16(void *dst, unsigned short value, size_t count) {
       std::memcpy(static_cast<char *>(dst) + 2 * i, &value, 2);
     return;
   }
+  if (graphs.recording())
+    return graphs.recordMemset(GraphRecord::Op::Memset16, reinterpret_cast<CUdeviceptr>(dst),
+                               value, count);
   check(driver.cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count, stream),
         "cuMemsetD16Async", std::to_string(count) + " half-words");
 }
@@ -369,6 +400,9 @@ void Runtime::memset16(void *dst, unsigned short value, size_t count) {
 void Runtime::synchronize() {
   if (!cuda)
     return;
+  // The caller reads what the recorded work writes before the call ends:
+  // issued now, and this key is not captured again.
+  graphs.flush(true, "kfuse_rt_synchronize inside the call");
   std::string running = records.empty() ? "the stream" : "the stream (last: " +
                                                              std::string(records.back().name) +
                                                              ")";

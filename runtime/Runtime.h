@@ -4,6 +4,7 @@
 
 #include "CachingAllocator.h"
 #include "CudaDriver.h"
+#include "GraphCache.h"
 #include "HostPool.h"
 #include "kfuse/runtime.h"
 
@@ -38,6 +39,10 @@ struct Function {
   CUfunction cu = nullptr;
   HostKernel host = nullptr;
   HostPool::BlockTime blockTime; // host: what its blocks last took
+  // CUDA graphs: the parameters' sizes from the PTX (0: not read yet,
+  // 1: read, -1: unreadable, never recorded).
+  int paramState = 0;
+  std::vector<uint16_t> paramSizes;
 };
 
 class Runtime {
@@ -54,7 +59,10 @@ public:
   void unloadModule(Module *module);
   Function *getFunction(Module *module, const char *name);
   void launch(Function *f, const int64_t grid[3], const int64_t block[3],
-              unsigned sharedBytes, void **params);
+              unsigned sharedBytes, void **params, size_t paramCount);
+  /// Replays a CUDA graph on the runtime's stream, timed as one record
+  /// named `name` when profiling (its kernels cannot be timed one by one).
+  void launchGraph(CUgraphExec exec, const char *name);
 
   /// Never null: a failed allocation stops the run, naming the size.
   void *allocate(size_t bytes);
@@ -63,6 +71,12 @@ public:
   void memset32(void *dst, unsigned value, size_t count);
   void memset16(void *dst, unsigned short value, size_t count);
   void synchronize();
+  /// A wait compiled code asks for (mgpuStreamSynchronize): none while a
+  /// graph call records its work.
+  void programSynchronize() {
+    if (!graphs.recording())
+      synchronize();
+  }
 
   bool cuda = false;
   bool profiling = false;
@@ -71,8 +85,10 @@ public:
   std::vector<kfuse_record> records;
   kfuse_error_handler handler = nullptr;
   std::unique_ptr<CachingAllocator> allocator;
+  GraphCache graphs{*this};
 
 private:
+  friend class GraphCache;
   bool initCuda(std::string &why);
   void loadPtx(Module *module, const std::string &kernel);
   /// Appends a record. `name` must live as long as the runtime (a kernel's

@@ -22,8 +22,10 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -201,7 +203,7 @@ struct RowChainKernelToLaunch : KernelToLaunch<KernelMapping::RowChain> {
   const Tickets &tickets;
 };
 
-/// Matmul kernels: a 16x16 block per 16x16 tile.
+/// Matmul kernels: a block per tile of the result (MatmulKernels.h).
 struct MatmulKernelToLaunch : KernelToLaunch<KernelMapping::Matmul> {
   using KernelToLaunch::KernelToLaunch;
   LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
@@ -209,7 +211,11 @@ struct MatmulKernelToLaunch : KernelToLaunch<KernelMapping::Matmul> {
     if (options.host)
       kfuse::host::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops);
     else
-      kfuse::gpu::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops, /*host=*/false);
+      kfuse::gpu::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops, /*host=*/false,
+                                  options.matmul == "reference"
+                                      ? kfuse::gpu::MatmulDesign::Reference
+                                      : kfuse::gpu::MatmulDesign::Fastest,
+                                  kfuse::gpu::hasTensorCores(options.chip), options.tf32);
     return success();
   }
 };
@@ -235,6 +241,10 @@ struct KfMapKernelsToGpuPass
              << "kf-map-kernels-to-gpu: block-size must be a multiple of 32 "
                 "from 32 to 1024, got "
              << static_cast<unsigned>(blockSize);
+    if (matmul != "fastest" && matmul != "reference")
+      return emitError(UnknownLoc::get(ctx))
+             << "kf-map-kernels-to-gpu: matmul must be `fastest` or `reference`, got `"
+             << matmul << "`";
     return success();
   }
 
@@ -263,6 +273,9 @@ struct KfMapKernelsToGpuPass
     options.blockSize = blockSize;
     options.vectorWidth = vectorWidth;
     options.host = host;
+    options.matmul = matmul;
+    options.chip = chip;
+    options.tf32 = tf32;
     Tickets tickets = createTickets();
     RewritePatternSet patterns(&getContext());
     patterns.add<FlatKernelToLaunch, RowKernelToLaunch, MatmulKernelToLaunch,
@@ -271,10 +284,30 @@ struct KfMapKernelsToGpuPass
                                                                       tickets);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     kfuse::kf::removeBoundaries(getOperation()); // the kernels are launches
+    eraseUnusedBuffers();
     // A pattern that refused its kernel said why; the kernel is still here.
     if (getOperation()->walk([](KernelOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
       signalPassFailure();
+  }
+
+  /// Buffers no launch touches any more: an intermediate that a mapping
+  /// keeps on chip (a softmax's exp, a layer_norm's x - mean) was allocated
+  /// for the kernel on tensors and is now only freed. Erased with its
+  /// deallocs, so that the device allocates nothing it never uses.
+  void eraseUnusedBuffers() {
+    SmallVector<memref::AllocOp> unused;
+    getOperation()->walk([&](memref::AllocOp alloc) {
+      if (llvm::all_of(alloc->getUsers(), [](Operation *user) {
+            return isa<memref::DeallocOp>(user);
+          }))
+        unused.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : unused) {
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        user->erase();
+      alloc->erase();
+    }
   }
 
   /// A counter for each kernel whose last block finishes the work: one

@@ -58,10 +58,22 @@ struct KfMaterializeKernelResultsPass
     getOperation()->walk([&](KernelOp kernel) {
       auto yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
       OpBuilder b(yield);
-      for (OpOperand &result : yield->getOpOperands())
-        if (isa<RankedTensorType>(result.get().getType()) &&
-            !computedInside(result.get(), kernel))
-          result.set(copyOf(b, yield.getLoc(), result.get()));
+      for (OpOperand &result : yield->getOpOperands()) {
+        if (!isa<RankedTensorType>(result.get().getType()) ||
+            computedInside(result.get(), kernel))
+          continue;
+        // A value made inside the kernel by a view or cast (the
+        // canonicalizer's tensor.cast to a static shape) is copied right
+        // where it is made, not at the end: in a row chain the end is the
+        // part after the final reduction, where an op over the rows would
+        // run as one value (only its first element copied).
+        Operation *def = result.get().getDefiningOp();
+        if (def && kernel->isProperAncestor(def))
+          b.setInsertionPointAfter(def);
+        else
+          b.setInsertionPoint(yield);
+        result.set(copyOf(b, yield.getLoc(), result.get()));
+      }
     });
   }
 };

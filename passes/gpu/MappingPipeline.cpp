@@ -38,5 +38,8 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   KfMapKernelsToGpuOptions map;
   map.blockSize = options.blockSize;
   map.host = host;
+  map.matmul = options.matmul;
+  map.chip = options.chip;
+  map.tf32 = options.tf32;
   pm.addPass(createKfMapKernelsToGpu(map));
 }

@@ -27,13 +27,21 @@ void PointwiseBody::scalarAt(OpBuilder &b, Location loc, ArrayRef<Value> ivs) {
   emit(b, loc, Value(), ivs);
 }
 
-void PointwiseBody::emit(OpBuilder &b, Location loc, Value i, ArrayRef<Value> givenIvs) {
+void PointwiseBody::scalarAtEach(OpBuilder &b, Location loc,
+                                 ArrayRef<SmallVector<Value>> opIvs) {
+  emit(b, loc, Value(), {}, opIvs);
+}
+
+void PointwiseBody::emit(OpBuilder &b, Location loc, Value i, ArrayRef<Value> givenIvs,
+                         ArrayRef<SmallVector<Value>> opIvs) {
   SmallVector<Value> ivs(givenIvs);
   ArrayRef<Value> ivSizes;
   llvm::DenseMap<Value, Value> stored; // buffer -> this element's value
   for (auto [k, constOp] : llvm::enumerate(ops)) {
     linalg::GenericOp op = constOp;
-    if (i && (ivs.empty() || ArrayRef<Value>(opSizes[k]) != ivSizes)) {
+    if (!opIvs.empty())
+      ivs = opIvs[k];
+    else if (i && (ivs.empty() || ArrayRef<Value>(opSizes[k]) != ivSizes)) {
       ivSizes = opSizes[k];
       ivs = delinearize(b, loc, i, ivSizes);
     }

@@ -33,6 +33,12 @@ public:
   /// (the ops have one iteration space, not reshapes of one another).
   void scalarAt(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<mlir::Value> ivs);
 
+  /// Computes the element whose loop indices are `opIvs[k]` in ops[k]
+  /// (each op's own indices of one flat index, over its own sizes: ops
+  /// reshaped from one another have different ones).
+  void scalarAtEach(mlir::OpBuilder &b, mlir::Location loc,
+                    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> opIvs);
+
   /// Where an operand is read from somewhere else than its buffer (a tile
   /// of shared memory): returns its value at loop indices `ivs`, or null
   /// for a plain load.
@@ -49,9 +55,10 @@ public:
 private:
   llvm::ArrayRef<mlir::linalg::GenericOp> ops;
 
-  /// scalar (`i`) or scalarAt (`ivs`).
+  /// scalar (`i`), scalarAt (`ivs`) or scalarAtEach (`opIvs`).
   void emit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i,
-            llvm::ArrayRef<mlir::Value> ivs);
+            llvm::ArrayRef<mlir::Value> ivs,
+            llvm::ArrayRef<llvm::SmallVector<mlir::Value>> opIvs = {});
   llvm::ArrayRef<llvm::SmallVector<mlir::Value>> opSizes;
 
   /// Folds the terms of this thread's element of a small static reduction

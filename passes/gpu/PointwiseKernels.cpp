@@ -73,6 +73,55 @@ bool sameElements(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   return ShapedType::getNumElements(a) == ShapedType::getNumElements(b);
 }
 
+/// The parallel loop ranges every op of the kernel shares (the same
+/// shape, so the same loop indices), when there are at least two: a thread
+/// can then walk a run of consecutive elements by incrementing its loop
+/// indices. Ops of one dynamic shape count only when alone (two dynamic
+/// shapes of one pattern may be reshapes of each other).
+std::optional<SmallVector<int64_t>> sharedParallelShape(ArrayRef<linalg::GenericOp> ops) {
+  std::optional<SmallVector<int64_t>> shape;
+  for (linalg::GenericOp op : ops) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges(), parallel;
+    for (auto [r, it] : llvm::zip(ranges, op.getIteratorTypesArray()))
+      if (it == utils::IteratorType::parallel)
+        parallel.push_back(r);
+    if (shape && *shape != parallel)
+      return std::nullopt;
+    shape = parallel;
+  }
+  if (!shape || shape->size() < 2 ||
+      (ops.size() > 1 && ShapedType::isDynamicShape(*shape)))
+    return std::nullopt;
+  return shape;
+}
+
+/// The loop indices of the element `step` (given as its own indices, each
+/// below its size) after the one at `ivs`, row-major over `sizes`: a digit
+/// by digit add with carry, the carry taken back by one subtraction (both
+/// digits are below the size). An add, a compare and a select or two per
+/// dim, instead of a division and a remainder per dim.
+SmallVector<Value> advance(OpBuilder &b, Location loc, ArrayRef<Value> ivs,
+                           ArrayRef<Value> step, ArrayRef<Value> sizes) {
+  SmallVector<Value> next(ivs);
+  Value carry; // 0 or 1 into dim d (null: d is the last)
+  for (int64_t d = (int64_t)ivs.size() - 1; d >= 0; --d) {
+    Value sum = arith::AddIOp::create(b, loc, ivs[d], step[d]);
+    if (carry)
+      sum = arith::AddIOp::create(b, loc, sum, carry);
+    if (d == 0) { // the first index is not wrapped: past the end is masked
+      next[d] = sum;
+      break;
+    }
+    Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, sum, sizes[d]);
+    next[d] = arith::SelectOp::create(b, loc, wraps,
+                                      arith::SubIOp::create(b, loc, sum, sizes[d]), sum);
+    carry = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), wraps));
+  }
+  return next;
+}
+
 } // namespace
 
 // One thread runs the ops one after the other for its element, so they must
@@ -154,6 +203,17 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   OpBuilder::InsertionGuard guard(b);
   Location loc = first.getLoc();
   unsigned lanes = vectorWidth > 1 && isVectorizable(ops) ? vectorWidth : 1;
+  // Broadcasts and views of rank >= 2 (no vector accesses): a thread walks
+  // a run of `run` consecutive elements, its loop indices delinearized once
+  // (a division and a remainder per dim, for the run) and then incremented
+  // (compares and selects), not delinearized per element.
+  // Ops of one shape share their indices; ops reshaped from one another
+  // each walk their own.
+  bool runs = lanes == 1 && llvm::any_of(ops, [](linalg::GenericOp op) {
+                return op.getNumParallelLoops() >= 2;
+              });
+  unsigned run = runs ? std::max(vectorWidth, 1u) : 1;
+  bool shared = sharedParallelShape(ops).has_value();
 
   // Each op's result sizes (the parallel loops: a small reduction's
   // reduced loops are each thread's; ops reshaped from one another have as
@@ -166,7 +226,7 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
     n = arith::MulIOp::create(b, loc, n, s);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value block = arith::ConstantIndexOp::create(b, loc, blockSize);
-  Value width = arith::ConstantIndexOp::create(b, loc, lanes);
+  Value width = arith::ConstantIndexOp::create(b, loc, lanes * run);
   Value perBlock = arith::MulIOp::create(b, loc, block, width);
   Value grid = arith::MaxUIOp::create(
       b, loc, arith::CeilDivUIOp::create(b, loc, n, perBlock), one);
@@ -174,6 +234,15 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   llvm::DenseMap<Value, Value> flat;
   if (lanes > 1)
     flat = flatViews(b, loc, ops);
+  // A run's step (the block size) as indices over each op's sizes, on the
+  // host: one division per dim a launch, not a thread.
+  auto runSizes = [&](size_t k) {
+    return shared ? sizes : ArrayRef<Value>(opSizes[k]);
+  };
+  std::vector<SmallVector<Value>> steps;
+  if (run > 1)
+    for (size_t k = 0; k < (shared ? 1 : ops.size()); ++k)
+      steps.push_back(delinearize(b, loc, block, runSizes(k)));
   auto launch =
       buildKernelLaunch(b, loc, name.getValue(), {grid, one, one, block, one, one});
 
@@ -183,7 +252,34 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
       launch.getThreadIds().x);
   Value i0 = arith::MulIOp::create(b, loc, thread, width);
   PointwiseBody body(ops, opSizes);
-  if (lanes == 1) {
+  if (run > 1) {
+    // Element j of the thread is base + j * block (the block's threads
+    // read consecutive elements: coalesced): its indices are the previous
+    // ones advanced by the block size's, computed once on the host (a
+    // launch parameter) for each op's sizes.
+    Value base = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, perBlock),
+        launch.getThreadIds().x);
+    std::vector<SmallVector<Value>> ivs;
+    for (size_t k = 0; k < steps.size(); ++k)
+      ivs.push_back(delinearize(b, loc, base, runSizes(k)));
+    // Unrolled here, each element under its own bound check.
+    for (unsigned j = 0; j < run; ++j) {
+      if (j > 0)
+        for (auto [k, opIvs] : llvm::enumerate(ivs))
+          opIvs = advance(b, loc, opIvs, steps[k], runSizes(k));
+      Value at = arith::AddIOp::create(
+          b, loc, base, arith::ConstantIndexOp::create(b, loc, j * blockSize));
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at, n);
+      auto element = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard inElement(b);
+      b.setInsertionPointToStart(&element.getThenRegion().front());
+      if (shared)
+        body.scalarAt(b, loc, ivs.front());
+      else
+        body.scalarAtEach(b, loc, ivs);
+    }
+  } else if (lanes == 1) {
     Value inBounds =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i0, n);
     auto guard = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);

@@ -4,13 +4,17 @@
 // one op at a time: the kernels kfuse forms (softmax: max, exp, sum, div
 // over the same rows) must stay one launch, each row's reductions visible
 // to the ops after them. So this mapping is written directly: a block per
-// row, each op in program order with a barrier after it; intermediate
-// buffers keep their global memory (a row stays in L1/L2 between the ops).
+// row. On the GPU the row stays on chip (RowOnChip.h: registers, or passes
+// that recompute from the inputs); the form here, each op in program order
+// with a barrier after it and intermediates through global memory, serves
+// the host runtime (one thread a block) and kernels whose buffers alias in
+// a way the on-chip plan does not follow.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/RowKernels.h"
 
 #include "passes/gpu/RowEmitter.h"
+#include "passes/gpu/RowOnChip.h"
 
 using namespace mlir;
 
@@ -313,6 +317,12 @@ Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops
   OpBuilder::InsertionGuard guard(b);
   linalg::LinalgOp first, last = ops.back();
   Layout layout = layoutOf(ops, first);
+  // The GPU form keeps the row on chip (RowOnChip.h) unless the buffers
+  // alias in a way it does not follow; then the form below: each op's
+  // values through global memory, a barrier after each op.
+  if (!host)
+    if (FailureOr<RowPlan> plan = planRowKernel(ops, layout); succeeded(plan))
+      return emitRowOnChip(b, name, *plan, layout, tail);
   Location loc = last.getLoc();
   MLIRContext *ctx = b.getContext();
 

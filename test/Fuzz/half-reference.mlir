@@ -8,12 +8,12 @@
 // accumulated in f32, softmax, log_softmax and layer_norm computed in f32,
 // each rounded once (accumulating in f16 fails it: half-reference-sum.mlir).
 // Fused on the CPU (seed 31) and through the GPU mappings run by
-// kf-emulate-gpu-launches (seed 32; programs with a kernel no mapping
-// serves are skipped). Any seed and count:
+// kf-emulate-gpu-launches (seed 32; every program maps). Any seed and
+// count:
 //   python3 test/harness/kf_fuzz.py --kfuse-opt build/bin/kfuse-opt \
 //     --runner '...mlir-runner...' --half-reference --seed 101 --count 200
 // RUN: %kf-fuzz --half-reference --seed 31 --count 60 | FileCheck %s --check-prefix=CPU
 // CPU: kf-fuzz: 60 passed, 0 failed (seed 31; {{[0-9]+}} with dynamic dims; {{[0-9]+}} f16, {{[0-9]+}} bf16)
 // RUN: %kf-fuzz --half-reference --seed 32 --count 30 --candidate=--kf-gpu-emulation-pipeline \
-// RUN:   --skip-unmapped | FileCheck %s --check-prefix=GPU
-// GPU: kf-fuzz: {{[0-9]+}} passed, 0 failed, {{[0-9]+}} skipped (no GPU mapping) (seed 32;
+// RUN:   | FileCheck %s --check-prefix=GPU
+// GPU: kf-fuzz: 30 passed, 0 failed (seed 32;

@@ -5,11 +5,12 @@
 // reduction chains, unit-dim reshapes next to reductions, small reductions,
 // and the new ops) through kfuse-opt --kf-to-linalg --kf-form-kernels
 // --kf-assign-kernel-mappings, no execution (kf_fuzz.py --check-mapped).
-// No kernel may be refused ("cannot be mapped to the GPU yet"), except one
-// holding a batched matmul, the one op no GPU mapping serves even alone
-// (kf_gen.NO_GPU_MAPPING: each of 25,200 generated ops run alone,
-// kf_fuzz.py --ops-alone); programs with one are counted as exempt, and
-// their other kernels must map. kfuse-opt must accept every program.
+// No kernel may be refused ("cannot be mapped to the GPU yet"), batched
+// and batch-broadcast matmuls included (batch as grid z, since issue 15):
+// kf_gen.NO_GPU_MAPPING, the ops no GPU mapping serves even alone
+// (kf_fuzz.py --ops-alone), is empty, so no program is exempt (a program
+// holding such an op would be counted as exempt, its other kernels still
+// checked). kfuse-opt must accept every program.
 // The same programs with --kf-form-kernels=check-mappings=false measure
 // the planner's rules without the check: how many programs would have had
 // a kernel no mapping serves, and how many boundaries the check made

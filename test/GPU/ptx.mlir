@@ -14,15 +14,18 @@
 // CHECK-NOT: .entry
 // Thread t = blockIdx.x * 256 + threadIdx.x computes elements 4t..4t+3, in
 // 64-bit indices: 128-bit vector loads and a vector store when all 4 are
-// there, else a scalar loop to the end (the masked tail).
+// there, else a scalar loop to the end (the masked tail). The inputs, which
+// the kernel only reads, go through the read-only cache (ld.global.nc,
+// kf-mark-read-only-args); the add is contractible (no .rn: kf-contract-float-ops).
 // CHECK: mov.u32 {{.*}}%ctaid.x
 // CHECK: mov.u32 {{.*}}%tid.x
 // CHECK: setp.le.u64 [[P:%p[0-9]+]]
 // CHECK: @{{!?}}[[P]] bra
-// CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: ld.global.nc.v4.b32
 // CHECK-DAG: st.global.v4.b32
-// CHECK-DAG: ld.global.b32
+// CHECK-DAG: ld.global.nc.b32
 // CHECK-DAG: st.global.b32
+// CHECK-DAG: add.f32
 
 // EAGER-COUNT-1: .entry pointwise_add_0(
 // EAGER-COUNT-1: .entry pointwise_relu_1(

@@ -1,19 +1,41 @@
-// Reduction kernels on the GPU: a block per row, each thread striding over
-// the row's columns, warp shuffles then shared memory across warps, and the
-// prologue and epilogue ops in the same kernel (one .entry each).
+// Reduction kernels on the GPU: a block per row, each thread holding its
+// share of the row, warp shuffles then (several warps) shared memory across
+// warps, and the prologue and epilogue ops in the same kernel (one .entry
+// each).
 // RUN: kfuse-compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: kfuse-compile %s --emit=gpu | FileCheck %s --check-prefix=LAUNCH
 
-// softmax over rows: one kernel; two reductions, each five butterfly
-// shuffles within a warp, then the warps' values through shared memory and
-// five more in the first warp: 20 shuffles; a barrier after each op.
+// softmax over rows: one kernel. The row stays on chip (passes/gpu/
+// RowOnChip.h): a row of 8 f32 is 2 vectors of 4, so one warp (32 threads,
+// the least) covers it and its launch bound says so (.maxntid 32). In one
+// warp each reduction is five butterfly shuffles that leave the total in
+// every lane: 2 reductions x 5 = 10 shuffles, and no shared memory and no
+// barrier (the earlier form, values through global memory, had 20 shuffles
+// and a barrier after each op). One v4 load and one v4 store a thread.
 // PTX-LABEL: .entry reduction_max_sub_exp_sum_div_0(
-// PTX-COUNT-20: shfl.sync.bfly.b32
-// PTX: bar.sync 0
+// PTX: .maxntid 32, 1, 1
+// PTX: ld.global.nc.v4.b32
+// PTX-COUNT-10: shfl.sync.bfly.b32
+// PTX-NOT: shfl.sync
+// PTX-NOT: bar.sync
+// PTX-NOT: ld.global
+// PTX: st.global.v4.b32
+// PTX-NOT: st.global
 // PTX-LABEL: .entry reduction_sum_1(
 // PTX: shfl.sync.bfly.b32
+// layer_norm over 512 f32: 32 threads x 16 (4 vectors of 4) cover the row,
+// one warp again: 2 reductions (the mean, the mean of squares) x 5 = 10
+// shuffles, no barrier; the row is loaded once (4 v4 loads a thread) and
+// stored once (4 v4 stores).
 // PTX-LABEL: .entry reduction_mean_sub_mul_mean_add_rsqrt_mul_2(
-// PTX-COUNT-20: shfl.sync.bfly.b32
+// PTX: .maxntid 32, 1, 1
+// PTX-COUNT-4: ld.global.nc.v4.b32
+// PTX-NOT: ld.global
+// PTX-COUNT-10: shfl.sync.bfly.b32
+// PTX-NOT: shfl.sync
+// PTX-NOT: bar.sync
+// PTX-COUNT-4: st.global.v4.b32
+// PTX-NOT: st.global
 // A full reduction, one entry: partials from many blocks, the last block
 // (an atomic ticket) combines them (single-launch-reduction.mlir).
 // PTX-NOT: _partials
@@ -23,32 +45,32 @@
 // PTX-LABEL: .entry reduction_max_4(
 // PTX: shfl.sync.bfly.b32
 
-// The launch: a block per row (4), a warp for a short row (8 columns round
-// up to 32 threads; 1024 would take 256, the block size).
+// The launch: a block per row (4), one warp for the short row (the block
+// from the row length, a constant when the row is static).
 // LAUNCH-LABEL: func.func @softmax_rows
-// LAUNCH: %[[THREADS:.*]] = arith.minui %{{.*}}, %c256 : index
-// LAUNCH: gpu.launch_func async [%{{.*}}] @kfuse_kernels::@reduction_max_sub_exp_sum_div_0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[THREADS]], %{{.*}}, %{{.*}})
+// LAUNCH: %[[THREADS:.*]] = arith.constant 32 : index
+// LAUNCH: gpu.launch_func async [%{{.*}}] @kfuse_kernels::@reduction_max_sub_exp_sum_div_0 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[THREADS]], %{{.*}}, %{{.*}}) args(%{{.*}} : index, %{{.*}} : index, %arg0 : memref<4x8xf32>, %{{.*}} : memref<4x8xf32>)
 // LAUNCH-LABEL: gpu.func @reduction_max_sub_exp_sum_div_0(
-// LAUNCH-SAME: workgroup(%[[SH0:.*]] : memref<32xf32, #gpu.address_space<workgroup>>, %[[SH1:.*]] : memref<32xf32, #gpu.address_space<workgroup>>)
+// LAUNCH-SAME: known_block_size = array<i32: 32, 1, 1>
 // LAUNCH: %[[ROW:.*]] = gpu.block_id x
 // LAUNCH: %[[TID:.*]] = gpu.thread_id x
-// LAUNCH: %[[B:.*]] = gpu.block_dim x
-// LAUNCH: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// LAUNCH: %[[MAX:.*]] = scf.for %{{.*}} = %[[TID]] to %{{.*}} step %[[B]] iter_args(%{{.*}} = %[[NINF]]) -> (f32)
-// LAUNCH: gpu.shuffle xor %[[MAX]], %{{.*}}, %{{.*}} : f32
-// LAUNCH: memref.store %{{.*}}, %[[SH0]]
-// LAUNCH: gpu.barrier
-// LAUNCH: memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<4xf32>
-// LAUNCH: gpu.barrier
-// LAUNCH: math.exp
-// LAUNCH: gpu.barrier
-// The sum is compensated: each thread carries its partial and the partial's
-// lost low part.
-// LAUNCH: scf.for {{.*}} iter_args({{.*}}, {{.*}}) -> (f32, f32)
-// LAUNCH: arith.subf
-// LAUNCH: arith.addf
-// LAUNCH: memref.store %{{.*}}, %[[SH1]]
-// LAUNCH: arith.divf
+// Each thread's vector of the row, loaded once; the max over it, then
+// across the warp.
+// LAUNCH: %[[X:.*]] = scf.if %{{.*}} -> (vector<4xf32>)
+// LAUNCH: vector.load %{{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
+// LAUNCH: %[[X0:.*]] = vector.extract %[[X]][0]
+// LAUNCH: arith.maximumf
+// LAUNCH: gpu.shuffle xor
+// LAUNCH-NOT: gpu.barrier
+// LAUNCH-NOT: memref.store
+// The exps stay in registers: the sum reads them, the division too.
+// LAUNCH: %[[D0:.*]] = arith.subf %[[X0]], %{{.*}} : f32
+// LAUNCH: %[[E0:.*]] = math.exp %[[D0]] : f32
+// LAUNCH-NOT: memref.store
+// LAUNCH: gpu.shuffle xor
+// LAUNCH-NOT: gpu.barrier
+// LAUNCH: arith.divf %[[E0]], %{{.*}} : f32
+// LAUNCH: vector.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
 // LAUNCH: gpu.return
 func.func @softmax_rows(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = kf.softmax %x dim -1 : tensor<4x8xf32>

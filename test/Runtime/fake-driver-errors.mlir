@@ -42,15 +42,15 @@
 // RUN:   | FileCheck %s --check-prefix=NODRIVER
 // NODRIVER: kfuse-run: error: cannot use the device: no CUDA driver: cannot open {{.*}}nonexistent.so
 //
-// A program with no GPU code yet (a batched matmul) on --device=cuda:
-// refused with the kernel's name; auto runs it on the CPU.
-// RUN: not kfuse-run %S/Inputs/batched-matmul.mlir --device=cuda 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=NOGPU
-// NOGPU: kfuse-run: error: no GPU code for bmm: kernel 'matmul_0' (matmul, 2 linalg ops) cannot be mapped to the GPU yet: a batched matmul (a linalg.generic) is not mapped yet
+// A program once refused GPU code (a batched matmul) runs on the device
+// now, on --device=cuda and under auto (no kernel lacks a GPU mapping, so
+// auto chooses the CPU only when there is no GPU).
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda kfuse-run %S/Inputs/batched-matmul.mlir --device=cuda --repeat=0 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BATCHED
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda kfuse-run %S/Inputs/batched-matmul.mlir --repeat=0 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=NOGPU-AUTO
-// NOGPU-AUTO: kfuse-run: running on the CPU: no GPU code for this program (kernel 'matmul_0'
-// NOGPU-AUTO: device: cpu
+// RUN:   | FileCheck %s --check-prefix=BATCHED
+// BATCHED-NOT: running on the CPU
+// BATCHED: device: cuda: kfuse fake GPU
 func.func @add_relu(%a: tensor<1000000xf32>, %b: tensor<1000000xf32>) -> tensor<1000000xf32> {
   %0 = kf.add %a, %b : tensor<1000000xf32>, tensor<1000000xf32>
   %1 = kf.relu %0 : tensor<1000000xf32>

@@ -57,19 +57,22 @@
 // B128: cuLaunchKernel pointwise_add_relu_0 grid=(10,1,1) block=(128,1,1) smem=0 args: 5000 buf0
 //
 // softmax over 1024 rows of 1024: one row kernel, a block per row (1024),
-// 256 threads (1024 columns would take 1024, capped at the block size).
+// the row kept in registers: 64 threads of 16 elements (four 128-bit
+// vectors) each, the least power of two from 32 with threads * 16 >= 1024.
 // Arguments by hand, in the kernel's order: the row count (1024; blocks
-// past it do nothing), x (buf0, 1024x1024, strides 1024 and 1), the column
-// count, the row maxima (buf1, 1024), exp(x - max)
-// (buf3: allocated after the sums since kernel formation gives each
-// accumulator its own buffer again after CSE), the row sums (buf2) and the
-// result (buf4).
+// past it do nothing), x (buf0, 1024x1024, strides 1024 and 1) and the
+// result (buf1). The row maxima, exp(x - max) and the row sums never leave
+// the chip, so no buffer is allocated for them (the column count is
+// static: a constant of the kernel, not a parameter).
 // RUN: rm -f %t.softmax.log
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.softmax.log kfuse-run \
 // RUN:   %kfuse_src/examples/softmax.mlir --device=cuda --warmup=0 --repeat=0
 // RUN: FileCheck %s --check-prefix=SOFTMAX < %t.softmax.log
-// SOFTMAX: cuModuleLoadDataEx entries: reduction_max_sub_exp_sum_div_0(33 params)
-// SOFTMAX: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(1024,1,1) block=(256,1,1) smem=0 args: 1024 buf0 buf0 0 1024 1024 1024 1 1024 buf1 buf1 0 1024 1 buf3 buf3 0 1024 1024 1024 1 buf2 buf2 0 1024 1 buf4 buf4 0 1024 1024 1024 1
+// SOFTMAX: cuMemAlloc 4194304 bytes -> buf1
+// SOFTMAX-NOT: cuMemAlloc
+// SOFTMAX: cuModuleLoadDataEx entries: reduction_max_sub_exp_sum_div_0(15 params)
+// SOFTMAX: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(1024,1,1) block=(64,1,1) smem=0 args: 1024 buf0 buf0 0 1024 1024 1024 1 buf1 buf1 0 1024 1024 1024 1
+// SOFTMAX-NOT: cuMemAlloc
 //
 // Short rows take one warp: softmax over 4 rows of 8 is 4 blocks of 32.
 // RUN: rm -f %t.short.log
@@ -78,13 +81,13 @@
 // RUN: FileCheck %s --check-prefix=SHORT < %t.short.log
 // SHORT: cuLaunchKernel reduction_max_sub_exp_sum_div_0 grid=(4,1,1) block=(32,1,1)
 //
-// A matmul with its epilogue: 37x50 @ 50x23, tiles of 16x16: 2 across, 3
-// down, 256 threads each.
+// A matmul with its epilogue: 37x50 @ 50x23 in f32, the SIMT kernel's
+// 64x64 tiles: 1 across, 1 down, 16x16 threads each (4x4 outputs a thread).
 // RUN: rm -f %t.mm.log
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda KFUSE_FAKE_CUDA_LOG=%t.mm.log kfuse-run \
 // RUN:   %S/../GPU/matmul-kernels.mlir --entry=linear_relu --device=cuda --warmup=0 --repeat=0
 // RUN: FileCheck %s --check-prefix=MATMUL < %t.mm.log
-// MATMUL: cuLaunchKernel matmul_add_relu_0 grid=(2,3,1) block=(16,16,1)
+// MATMUL: cuLaunchKernel matmul_add_relu_0 grid=(1,1,1) block=(16,16,1)
 //
 // A full sum of 1e6 elements in one launch: min(ceil(1e6 / (256 * 4)),
 // 1024) = 977 blocks write their partials into a buffer of 977 floats

@@ -32,6 +32,8 @@ starts = [e["ts"] for e in events]
 assert starts == sorted(starts), "events out of order"
 assert all(e["dur"] >= 0 for e in events)
 whole = [e["ts"] for e in late if e["ts"] == int(e["ts"])]
-# One in a thousand ns-resolution times is a whole µs by chance.
-assert len(late) >= 20 and len(whole) <= 1, (len(late), whole[:5])
-print(f"{len(late)} events after 1 s, all but {len(whole)} with sub-us digits")
+# One in a thousand ns-resolution times is a whole µs by chance (a fast
+# machine traces tens of thousands of late events, so some are); with 6
+# significant digits every one would be. At most 1 in 100 (or 1) passes.
+assert len(late) >= 20 and len(whole) <= max(1, len(late) // 100), (len(late), whole[:5])
+print(f"{len(late)} events after 1 s, fewer than 1% without sub-us digits")

@@ -25,11 +25,11 @@ func.func @shared_broadcast(%a: tensor<8xf32>, %b: tensor<4x8xf32>) -> (tensor<8
 
 // -----
 
-// A batched matmul has no GPU mapping even alone: its epilogue stays fused
-// with it (one kernel, run serially on the host runtime), no boundary.
+// A batched matmul (batch as grid z) keeps its epilogue fused: one matmul
+// kernel, no boundary.
 // CHECK-LABEL: func.func @batched_matmul_scale
 // CHECK-SAME: kf.boundaries = []
-// CHECK: kf.kernel "matmul_mul_{{[0-9]+}}" kind matmul mapping serial
+// CHECK: kf.kernel "matmul_mul_{{[0-9]+}}" kind matmul mapping matmul
 func.func @batched_matmul_scale(%a: tensor<2x4x8xf32>, %b: tensor<8x3xf32>) -> tensor<2x4x3xf32> {
   %s = kf.constant dense<0.125> : tensor<f32>
   %0 = kf.matmul %a, %b : tensor<2x4x8xf32>, tensor<8x3xf32>

@@ -7,13 +7,31 @@
 // kf-map-kernels-to-gpu.mlir.
 
 // A row kernel (a sum over rows, then a divide by it): a block per row,
-// 32 shared slots for the sum, barriers between the ops.
+// the row on chip (passes/gpu/RowOnChip.h). 8 f32 columns are 2 vectors of
+// 4: one warp covers the row, so no shared slots and no barrier (the
+// shuffles leave the sum in every lane). The row is loaded once; the sum
+// (%s is an argument: the caller reads it) is stored by thread 0 and the
+// divide reads it from a register, not from %s.
 // CHECK-LABEL: func.func @row
+// CHECK-SAME: (%[[X:.*]]: memref<4x8xf32>, %[[S:.*]]: memref<4xf32>, %[[Y:.*]]: memref<4x8xf32>)
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: gpu.launch
-// CHECK-SAME: function(@reduction_sum_div_0)
-// CHECK-SAME: workgroup(%{{.*}} : memref<32xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C32]],
+// CHECK-SAME: function(@reduction_sum_div_0) {
+// CHECK-NOT: workgroup
+// CHECK: %[[V:.*]] = scf.if %{{.*}} -> (vector<4xf32>)
+// CHECK-NEXT: vector.load %[[X]]
+// CHECK: %[[X0:.*]] = vector.extract %[[V]][0]
+// CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle xor
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[T0:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: scf.if %[[T0]]
+// CHECK: memref.store %[[SUM:.*]], %[[S]]
+// CHECK-NOT: memref.load
+// CHECK: arith.divf %[[X0]], %[[SUM]] : f32
+// CHECK: vector.store %{{.*}}, %[[Y]]
+// CHECK-NOT: gpu.barrier
 // CHECK: gpu.terminator
 // CHECK-NOT: kf.kernel
 // CHECK: return
@@ -87,12 +105,12 @@ func.func @grid_reduction(%x: memref<4096xf32>, %s: memref<f32>, %y: memref<f32>
 
 // -----
 
-// A matmul with a relu epilogue: a 16x16 block per tile, A and B tiles in
-// shared memory.
+// A matmul with a relu epilogue: a 16x16 block per 64x64 tile, A and B
+// tiles in shared memory (4 elements a vector, rows padded by one).
 // CHECK-LABEL: func.func @matmul
 // CHECK: gpu.launch
 // CHECK-SAME: function(@matmul_relu_0)
-// CHECK-SAME: workgroup(%{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<16x17xvector<4xf32>, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x17xvector<4xf32>, #gpu.address_space<workgroup>>)
 // CHECK: gpu.barrier
 // CHECK: arith.maximumf
 // CHECK-NOT: kf.kernel

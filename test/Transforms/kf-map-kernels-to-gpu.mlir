@@ -12,28 +12,46 @@
 #row = affine_map<(d0, d1) -> (d1)>
 
 // A 2-D bias add (the bias is broadcast, so no vectors) becomes one flat
-// launch: n = d0 * 8 elements, grid max(ceil(n / 256), 1), thread
-// i = bx * 256 + tx, masked past n, and (i / 8, i % 8) as the loop indices.
-// The bias is read at column i % 8.
+// launch: n = d0 * 8 elements, 4 elements a thread at a stride of the
+// block (coalesced), grid max(ceil(n / 1024), 1); the thread's first
+// element is i = bx * 1024 + tx, at (i / 8, i % 8): its loop indices are
+// delinearized once, then advanced by the block's 256 elements = (32, 0)
+// rows and columns (a compare and a select per dim, no division). Each
+// element is masked past n. The bias is read at the column.
 // CHECK-LABEL: func.func @bias_add
 // CHECK-SAME: (%[[X:.*]]: memref<?x8xf32>, %[[B:.*]]: memref<8xf32>, %[[Y:.*]]: memref<?x8xf32>)
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[PER:.*]] = arith.constant 1024 : index
 // CHECK-DAG: %[[BLK:.*]] = arith.constant 256 : index
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: %[[D0:.*]] = memref.dim %[[X]]
 // CHECK: %[[N:.*]] = arith.muli %[[D0]], %[[C8]] : index
-// CHECK: %[[CD:.*]] = arith.ceildivui %[[N]], %[[BLK]] : index
+// CHECK: %[[CD:.*]] = arith.ceildivui %[[N]], %[[PER]] : index
 // CHECK: %[[GRID:.*]] = arith.maxui %[[CD]], %{{.*}} : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GRID]], %{{.*}}, %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLK]], %{{.*}}, %{{.*}}) module(@kfuse_kernels) function(@pointwise_add_0)
-// CHECK: %[[BASE:.*]] = arith.muli %[[BX]], %[[BLK]] : index
+// CHECK: %[[BASE:.*]] = arith.muli %[[BX]], %[[PER]] : index
 // CHECK: %[[I:.*]] = arith.addi %[[BASE]], %[[TX]] : index
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[N]] : index
-// CHECK: scf.if %[[IN]] {
 // CHECK: %[[COL:.*]] = arith.remui %[[I]], %[[C8]] : index
 // CHECK: %[[ROW:.*]] = arith.divui %[[I]], %[[C8]] : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[N]] : index
+// CHECK: scf.if %[[IN]] {
 // CHECK: %[[XV:.*]] = memref.load %[[X]][%[[ROW]], %[[COL]]]
 // CHECK: %[[BV:.*]] = memref.load %[[B]][%[[COL]]]
 // CHECK: %[[S:.*]] = arith.addf %[[XV]], %[[BV]] : f32
 // CHECK: memref.store %[[S]], %[[Y]][%[[ROW]], %[[COL]]]
+// The second element: 256 further, (row + 32, col), with the carry.
+// CHECK: %[[WRAP:.*]] = arith.cmpi uge, %[[COL]], %[[C8]] : index
+// CHECK: %[[WRAPPED:.*]] = arith.subi %[[COL]], %[[C8]] : index
+// CHECK: %[[COL1:.*]] = arith.select %[[WRAP]], %[[WRAPPED]], %[[COL]] : index
+// CHECK: %[[CARRY:.*]] = arith.index_castui %[[WRAP]] : i1 to index
+// CHECK: %[[R32:.*]] = arith.addi %[[ROW]], %[[C32]] : index
+// CHECK: %[[ROW1:.*]] = arith.addi %[[R32]], %[[CARRY]] : index
+// CHECK: %[[I1:.*]] = arith.addi %[[I]], %[[BLK]] : index
+// CHECK: %[[IN1:.*]] = arith.cmpi ult, %[[I1]], %[[N]] : index
+// CHECK: scf.if %[[IN1]] {
+// CHECK: memref.load %[[X]][%[[ROW1]], %[[COL1]]]
+// CHECK-COUNT-2: scf.if
+// CHECK-NOT: arith.divui
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic
 // B128-LABEL: func.func @bias_add

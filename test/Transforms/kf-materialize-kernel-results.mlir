@@ -71,3 +71,46 @@ func.func @buffers(%x: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// A value made inside the kernel by a cast (the canonicalizer's
+// tensor.cast to a static shape) is copied where it is made, not at the
+// end: in a row chain the end is the part after the final reduction, which
+// runs as one value (a copy over the rows there wrote only its first
+// element; random program p4_46 of seed 4).
+// CHECK-LABEL: func.func @yields_cast
+// CHECK:         %[[M:.*]] = linalg.generic {{.*}} attrs = {kf.op = "max"}
+// CHECK:         %[[CAST:.*]] = tensor.cast %[[M]] : tensor<3xf32> to tensor<?xf32>
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?xf32>
+// CHECK-NEXT:    %[[C:.*]] = linalg.generic {{.*}} ins(%[[CAST]] : tensor<?xf32>) outs(%[[E]] : tensor<?xf32>) attrs = {kf.op = "copy"}
+// CHECK-NOT:     kf.op = "sum"
+// CHECK:         linalg.generic {{.*}} attrs = {kf.op = "sum"}
+// CHECK:         kf.yield %[[C]], %{{.*}} : tensor<?xf32>, tensor<f32>
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#all = affine_map<(d0) -> (d0)>
+#none = affine_map<(d0) -> ()>
+func.func @yields_cast(%x: tensor<3x4xf32>) -> (tensor<?xf32>, tensor<f32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %r:2 = kf.kernel "reduction_max_sum_0" kind reduction mapping row_chain -> tensor<?xf32>, tensor<f32> {
+    %e = tensor.empty() : tensor<3xf32>
+    %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+    %m = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<3x4xf32>) outs(%f : tensor<3xf32>) attrs = {kf.op = "max"} {
+    ^bb0(%in: f32, %out: f32):
+      %v = arith.maximumf %out, %in : f32
+      linalg.yield %v : f32
+    } -> tensor<3xf32>
+    %c = tensor.cast %m : tensor<3xf32> to tensor<?xf32>
+    %e0 = tensor.empty() : tensor<f32>
+    %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+    %s = linalg.generic {indexing_maps = [#all, #none], iterator_types = ["reduction"]} ins(%m : tensor<3xf32>) outs(%f0 : tensor<f32>) attrs = {kf.op = "sum"} {
+    ^bb0(%in: f32, %out: f32):
+      %v = arith.addf %out, %in : f32
+      linalg.yield %v : f32
+    } -> tensor<f32>
+    kf.yield %c, %s : tensor<?xf32>, tensor<f32>
+  }
+  return %r#0, %r#1 : tensor<?xf32>, tensor<f32>
+}

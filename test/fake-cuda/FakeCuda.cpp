@@ -16,6 +16,20 @@
 // KFUSE_FAKE_CUDA_MEMORY=BYTES sets the device memory (cuMemAlloc beyond
 // what is not allocated fails with CUDA_ERROR_OUT_OF_MEMORY).
 //
+// CUDA graphs: between cuStreamBeginCapture_v2 and cuStreamEndCapture,
+// launches, memsets and copies are recorded into a graph (logged with
+// "(captured)"), not run; a call the real driver refuses while capturing
+// (cuMemAlloc, cuMemFree, cuStreamSynchronize, cuModuleLoadDataEx,
+// cuEventRecord) fails with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and
+// invalidates the capture, as the real one does. cuGraphLaunch "runs" the
+// recorded calls as the driver does without a graph: each launch is logged
+// with its arguments as captured, prefixed "graph execN: ", and copies
+// copy. KFUSE_FAKE_CUDA_FAIL works for the graph calls too
+// (cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiateWithFlags,
+// cuGraphExecUpdate, cuGraphLaunch); built with KFUSE_FAKE_NO_GRAPHS
+// (libkfuse_fake_cuda_nographs.so) it exports none of them, as a driver
+// older than CUDA graphs.
+//
 //===----------------------------------------------------------------------===//
 #include <csignal>
 #include <cstdarg>
@@ -138,6 +152,10 @@ const char *errorName(CUresult r) {
   case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
   case 701: return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
   case 719: return "CUDA_ERROR_LAUNCH_FAILED";
+  case 801: return "CUDA_ERROR_NOT_SUPPORTED";
+  case 900: return "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED";
+  case 901: return "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED";
+  case 910: return "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE";
   default: return nullptr;
   }
 }
@@ -151,8 +169,80 @@ const char *errorString(CUresult r) {
   case 500: return "named symbol not found";
   case 700: return "an illegal memory access was encountered";
   case 719: return "unspecified launch failure";
+  case 801: return "operation not supported";
+  case 900: return "operation not permitted when stream is capturing";
+  case 901: return "operation failed due to a previous error during capture";
+  case 910: return "the graph update was not performed because it included changes which "
+                   "violated constraints specific to instantiated graph update";
   default: return nullptr;
   }
+}
+
+/// A launch, memset or copy recorded while capturing.
+struct Node {
+  enum Kind { Launch, Memset, Copy } kind;
+  Kernel *kernel = nullptr;
+  unsigned grid[3], block[3], smem = 0;
+  std::vector<std::vector<unsigned char>> args; // the values, as captured
+  uint64_t dst = 0, src = 0, bytes = 0;
+};
+struct Graph {
+  int id;
+  std::vector<Node> nodes;
+};
+struct Exec {
+  int id;
+  std::vector<Node> nodes;
+};
+bool capturing = false, invalidated = false;
+Graph *capture = nullptr;
+[[maybe_unused]] int graphs = 0, execs = 0;
+
+size_t paramBytes(const std::string &t) {
+  if (t.size() >= 2 && (t[0] == 'u' || t[0] == 's' || t[0] == 'b' || t[0] == 'f'))
+    return size_t(std::atoi(t.c_str() + 1)) / 8;
+  return 8;
+}
+
+std::string describeLaunch(const Kernel *k, const unsigned g[3], const unsigned b[3],
+                           unsigned smem, void *const *params) {
+  std::string args;
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    const std::string &t = k->params[i].type;
+    std::string v;
+    if (t == "u64" || t == "b64" || t == "s64") {
+      uint64_t x;
+      std::memcpy(&x, params[i], 8);
+      v = describePointer(x);
+    } else if (t == "u32" || t == "b32" || t == "s32") {
+      uint32_t x;
+      std::memcpy(&x, params[i], 4);
+      v = std::to_string(x);
+    } else if (t == "f32") {
+      float x;
+      std::memcpy(&x, params[i], 4);
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "%g", double(x));
+      v = buf;
+    } else {
+      v = "?" + t;
+    }
+    args += " " + v;
+  }
+  char head[256];
+  std::snprintf(head, sizeof(head), "%s grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u args:",
+                k->name.c_str(), g[0], g[1], g[2], b[0], b[1], b[2], smem);
+  return head + args;
+}
+
+/// While capturing, a call the real driver refuses in a capture: fails
+/// and invalidates the capture.
+bool refusedInCapture(const char *call) {
+  if (!capturing)
+    return false;
+  invalidated = true;
+  log("%s during capture -> CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", call);
+  return true;
 }
 
 #define INJECT(call)                                                           \
@@ -208,6 +298,8 @@ CUresult cuCtxSetCurrent(void *) { return 0; }
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options,
                             void **values) {
   INJECT(cuModuleLoadDataEx);
+  if (refusedInCapture("cuModuleLoadDataEx"))
+    return 900;
   const char *ptx = static_cast<const char *>(image);
   const char *v = std::strstr(ptx, ".version ");
   if (v) {
@@ -254,31 +346,18 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
                         void **) {
   auto *k = static_cast<Kernel *>(f);
   INJECT(cuLaunchKernel);
-  std::string args;
-  for (size_t i = 0; i < k->params.size(); ++i) {
-    const std::string &t = k->params[i].type;
-    std::string v;
-    if (t == "u64" || t == "b64" || t == "s64") {
-      uint64_t x;
-      std::memcpy(&x, params[i], 8);
-      v = describePointer(x);
-    } else if (t == "u32" || t == "b32" || t == "s32") {
-      uint32_t x;
-      std::memcpy(&x, params[i], 4);
-      v = std::to_string(x);
-    } else if (t == "f32") {
-      float x;
-      std::memcpy(&x, params[i], 4);
-      char buf[32];
-      std::snprintf(buf, sizeof(buf), "%g", double(x));
-      v = buf;
-    } else {
-      v = "?" + t;
+  unsigned g[3] = {gx, gy, gz}, b[3] = {bx, by, bz};
+  if (capturing) {
+    Node n{Node::Launch, k, {gx, gy, gz}, {bx, by, bz}, smem};
+    for (size_t i = 0; i < k->params.size(); ++i) {
+      auto *p = static_cast<unsigned char *>(params[i]);
+      n.args.emplace_back(p, p + paramBytes(k->params[i].type));
     }
-    args += " " + v;
+    capture->nodes.push_back(n);
+    log("cuLaunchKernel (captured) %s", describeLaunch(k, g, b, smem, params).c_str());
+    return 0;
   }
-  log("cuLaunchKernel %s grid=(%u,%u,%u) block=(%u,%u,%u) smem=%u args:%s", k->name.c_str(),
-      gx, gy, gz, bx, by, bz, smem, args.c_str());
+  log("cuLaunchKernel %s", describeLaunch(k, g, b, smem, params).c_str());
   return 0;
 }
 
@@ -289,6 +368,8 @@ CUresult cuStreamCreate(void **s, unsigned) {
 }
 CUresult cuStreamSynchronize(void *) {
   INJECT(cuStreamSynchronize);
+  if (refusedInCapture("cuStreamSynchronize"))
+    return 900;
   return 0;
 }
 CUresult cuEventCreate(void **e, unsigned) {
@@ -296,6 +377,8 @@ CUresult cuEventCreate(void **e, unsigned) {
   return 0;
 }
 CUresult cuEventRecord(void *e, void *) {
+  if (refusedInCapture("cuEventRecord"))
+    return 900;
   static double clock = 0;
   *static_cast<double *>(e) = (clock += 0.5); // ms, 0.5 apart
   return 0;
@@ -307,6 +390,8 @@ CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
 }
 CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
   INJECT(cuMemAlloc);
+  if (refusedInCapture("cuMemAlloc"))
+    return 900;
   // KFUSE_FAKE_CUDA_MEMORY: the device's memory in bytes (default: what
   // the host can give); an allocation beyond what is free is refused.
   const char *capacity = std::getenv("KFUSE_FAKE_CUDA_MEMORY");
@@ -328,6 +413,8 @@ CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
   return 0;
 }
 CUresult cuMemFree_v2(uint64_t p) {
+  if (refusedInCapture("cuMemFree"))
+    return 900;
   // The host memory is kept, so that a later buffer never has the address
   // (and the name) of a freed one; only the device's use goes down.
   for (size_t i = 0; i < buffers.size(); ++i)
@@ -341,13 +428,127 @@ CUresult cuMemFree_v2(uint64_t p) {
 }
 CUresult cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
   INJECT(cuMemcpyAsync);
+  if (capturing) {
+    Node n{Node::Copy};
+    n.dst = dst;
+    n.src = src;
+    n.bytes = bytes;
+    capture->nodes.push_back(n);
+    log("cuMemcpyAsync (captured) %s <- %s, %zu bytes", describePointer(dst, true).c_str(),
+        describePointer(src, true).c_str(), bytes);
+    return 0;
+  }
   std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src), bytes);
   log("cuMemcpyAsync %s <- %s, %zu bytes", describePointer(dst, true).c_str(),
       describePointer(src, true).c_str(), bytes);
   return 0;
 }
-CUresult cuMemsetD32Async(uint64_t, unsigned, size_t, void *) { return 0; }
-CUresult cuMemsetD16Async(uint64_t, unsigned short, size_t, void *) { return 0; }
+CUresult cuMemsetD32Async(uint64_t dst, unsigned, size_t count, void *) {
+  if (capturing) {
+    capture->nodes.push_back(Node{Node::Memset});
+    log("cuMemsetD32Async (captured) %s, %zu words", describePointer(dst, true).c_str(), count);
+  }
+  return 0;
+}
+CUresult cuMemsetD16Async(uint64_t dst, unsigned short, size_t count, void *) {
+  if (capturing) {
+    capture->nodes.push_back(Node{Node::Memset});
+    log("cuMemsetD16Async (captured) %s, %zu half-words", describePointer(dst, true).c_str(),
+        count);
+  }
+  return 0;
+}
+
+#ifndef KFUSE_FAKE_NO_GRAPHS
+CUresult cuStreamBeginCapture_v2(void *, int mode) {
+  INJECT(cuStreamBeginCapture);
+  if (capturing) {
+    log("cuStreamBeginCapture -> already capturing");
+    return 900;
+  }
+  capturing = true;
+  invalidated = false;
+  capture = new Graph{graphs++, {}};
+  log("cuStreamBeginCapture mode=%d", mode);
+  return 0;
+}
+CUresult cuStreamEndCapture(void *, void **graph) {
+  *graph = nullptr;
+  if (!capturing) {
+    log("cuStreamEndCapture -> not capturing");
+    return 1;
+  }
+  capturing = false;
+  Graph *g = capture;
+  capture = nullptr;
+  if (invalidated) {
+    log("cuStreamEndCapture -> CUDA_ERROR_STREAM_CAPTURE_INVALIDATED");
+    delete g;
+    return 901;
+  }
+  INJECT(cuStreamEndCapture);
+  *graph = g;
+  log("cuStreamEndCapture -> graph%d (%zu nodes)", g->id, g->nodes.size());
+  return 0;
+}
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long) {
+  INJECT(cuGraphInstantiateWithFlags);
+  auto *g = static_cast<Graph *>(graph);
+  auto *e = new Exec{execs++, g->nodes};
+  *exec = e;
+  log("cuGraphInstantiateWithFlags graph%d -> exec%d", g->id, e->id);
+  return 0;
+}
+CUresult cuGraphExecUpdate_v2(void *exec, void *graph, void *resultInfo) {
+  INJECT(cuGraphExecUpdate);
+  auto *e = static_cast<Exec *>(exec);
+  auto *g = static_cast<Graph *>(graph);
+  // As the driver: the same nodes in the same order, kernels unchanged;
+  // only their arguments, geometry and addresses may differ.
+  bool same = e->nodes.size() == g->nodes.size();
+  for (size_t i = 0; same && i < g->nodes.size(); ++i)
+    same = e->nodes[i].kind == g->nodes[i].kind && e->nodes[i].kernel == g->nodes[i].kernel;
+  if (!same) {
+    std::memset(resultInfo, 0, 24);
+    *static_cast<int *>(resultInfo) = 3; // CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED
+    log("cuGraphExecUpdate exec%d <- graph%d -> CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", e->id,
+        g->id);
+    return 910;
+  }
+  e->nodes = g->nodes;
+  log("cuGraphExecUpdate exec%d <- graph%d", e->id, g->id);
+  return 0;
+}
+CUresult cuGraphLaunch(void *exec, void *) {
+  INJECT(cuGraphLaunch);
+  auto *e = static_cast<Exec *>(exec);
+  log("cuGraphLaunch exec%d (%zu nodes)", e->id, e->nodes.size());
+  for (const Node &n : e->nodes) {
+    if (n.kind == Node::Launch) {
+      std::vector<void *> params;
+      for (const auto &a : n.args)
+        params.push_back(const_cast<unsigned char *>(a.data()));
+      log("graph exec%d: cuLaunchKernel %s", e->id,
+          describeLaunch(n.kernel, n.grid, n.block, n.smem, params.data()).c_str());
+    } else if (n.kind == Node::Copy) {
+      std::memcpy(reinterpret_cast<void *>(n.dst), reinterpret_cast<void *>(n.src), n.bytes);
+    }
+  }
+  return 0;
+}
+CUresult cuGraphDestroy(void *graph) {
+  auto *g = static_cast<Graph *>(graph);
+  log("cuGraphDestroy graph%d", g->id);
+  delete g;
+  return 0;
+}
+CUresult cuGraphExecDestroy(void *exec) {
+  auto *e = static_cast<Exec *>(exec);
+  log("cuGraphExecDestroy exec%d", e->id);
+  delete e;
+  return 0;
+}
+#endif
 CUresult cuGetErrorName(CUresult r, const char **s) {
   *s = errorName(r);
   return *s ? 0 : 1;

@@ -44,8 +44,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from kf_gen import HalfProgram, Program  # noqa: E402
 
-# A program with a kernel the GPU mappings do not serve (--skip-unmapped).
+# A program with a kernel the GPU mappings do not serve (--skip-unmapped);
+# the refusal of the last one skipped is in skip_reason.
 SKIPPED = "skipped"
+skip_reason = ""
 
 
 class Unit:
@@ -145,6 +147,9 @@ def check(units, a, stats=None):
                               capture_output=True, text=True)
         if diff.returncode:
             if a.skip_unmapped and "cannot be mapped to the GPU yet" in diff.stderr:
+                global skip_reason
+                skip_reason = next(line for line in diff.stderr.splitlines()
+                                   if "cannot be mapped to the GPU yet" in line)
                 return SKIPPED
             return diff.stdout + diff.stderr
         return None
@@ -523,7 +528,7 @@ def main():
         if not a.kfuse_compile:
             ap.error("--pack needs --kfuse-compile (or --kfuse-run)")
         return pack(progs, a)
-    failures = skipped = 0
+    failures = skipped = exempt = 0
     stats = {"gpu": 0, "cpu": 0}
     for start in range(0, len(progs), a.batch):
         batch = progs[start:start + a.batch]
@@ -537,7 +542,12 @@ def main():
             if err is None:
                 continue
             if err is SKIPPED:
+                # Which program and why: the skip count must fall to the
+                # programs with an op of kf_gen.NO_GPU_MAPPING.
                 skipped += 1
+                exempt += bool(p.gpu_unmappable)
+                print(f"kf-fuzz: {p.name} skipped{' (exempt)' if p.gpu_unmappable else ''}: "
+                      f"{skip_reason.split('error: ', 1)[-1]}")
                 continue
             failures += 1
             small = shrink(p, err, a)
@@ -549,7 +559,8 @@ def main():
     dynamic = sum(1 for p in progs if p.dims())
     where = (f" ({stats['gpu']} on the GPU, {stats['cpu']} on the CPU)" if a.kfuse_run else "")
     print(f"kf-fuzz: {len(progs) - failures - skipped} passed{where}, {failures} failed"
-          + (f", {skipped} skipped (no GPU mapping)" if a.skip_unmapped else "")
+          + (f", {skipped} skipped (no GPU mapping; {exempt} of them with an op of "
+             f"kf_gen.NO_GPU_MAPPING)" if a.skip_unmapped else "")
           + f" (seed {a.seed}; {dynamic} with dynamic dims"
           + (f"; {sum(1 for p in progs if p.half == 'f16')} f16, "
              f"{sum(1 for p in progs if p.half == 'bf16')} bf16" if a.half_reference else "")

@@ -112,14 +112,12 @@ except ModuleNotFoundError as e:
 # Python's "to the end" in a kf.slice (INT64_MAX).
 TO_END = 9223372036854775807
 
-# Ops no GPU mapping serves, even alone: each of the 25,200 ops of 1,000
-# generated programs (seed 41) in a function of its own through kfuse-opt
-# --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings
-# (kf_fuzz.py --ops-alone) maps, except the batched matmul, a matmul whose
-# left operand has rank > 2 ("a batched matmul (a linalg.generic) is not
-# mapped yet": 130 of them). A program with one is exempt from the mapping
-# invariant for the kernels that hold a matmul (Program.gpu_unmappable).
-NO_GPU_MAPPING = ["batched matmul (kf.matmul of a rank > 2 operand)"]
+# Ops no GPU mapping serves, even alone (kf_fuzz.py --ops-alone: each op
+# of 1,000 generated programs in a function of its own through kfuse-opt
+# --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings). None since
+# issue 15 mapped the batched matmul (batch as grid z); a program with one
+# would be exempt from the mapping invariant (Program.gpu_unmappable).
+NO_GPU_MAPPING = []
 
 
 class Program(NewOps):
@@ -336,8 +334,6 @@ class Program(NewOps):
         t = result_type([a, b])
         v = self.emit(f"kf.matmul {a.name}, {b.name} : {a.type()}, {b.type()}",
                       a.shape[:-1] + [n], t, a.tshape[:-1] + [b.tshape[-1]])
-        if len(a.shape) > 2:  # NO_GPU_MAPPING: the batched matmul
-            self.gpu_unmappable.append(self.lines[-1].strip())
 
     def op_softmax(self):
         x = self.pick(lambda v: len(v.shape) >= 1)

@@ -172,14 +172,24 @@ private:
   }
 
   LogicalResult shuffle(::mlir::gpu::ShuffleOp op, Value mask) {
-    if (op.getMode() != ::mlir::gpu::ShuffleMode::XOR)
-      return op.emitError("kf-emulate-gpu-launches: only xor shuffles are emulated");
+    bool idx = op.getMode() == ::mlir::gpu::ShuffleMode::IDX;
+    if (op.getMode() != ::mlir::gpu::ShuffleMode::XOR && !idx)
+      return op.emitError("kf-emulate-gpu-launches: only xor shuffles are emulated (and idx "
+                          "ones, which kf-expand-warp-matrix-ops writes)");
     return forEachThread(mask, [&](Value t, IRMapping &local) -> LogicalResult {
       FailureOr<Value> offset = valueIn(op.getOffset(), t, local);
       if (failed(offset))
         return failure();
       Value lane = arith::IndexCastOp::create(b, loc, b.getIndexType(), *offset);
-      Value source = arith::XOrIOp::create(b, loc, t, lane);
+      // xor: lane t ^ offset; idx: lane `offset` of t's warp (width 32).
+      Value source = idx ? Value(arith::AddIOp::create(
+                               b, loc,
+                               arith::SubIOp::create(
+                                   b, loc, t,
+                                   arith::RemUIOp::create(
+                                       b, loc, t, arith::ConstantIndexOp::create(b, loc, 32))),
+                               lane))
+                         : Value(arith::XOrIOp::create(b, loc, t, lane));
       if (!perThread.count(op.getValue()))
         return op.emitError("kf-emulate-gpu-launches: the shuffled value is not per thread");
       Value v = memref::LoadOp::create(b, loc, perThread[op.getValue()], ValueRange{source});
@@ -279,8 +289,12 @@ private:
           return success();
         })))
       return failure();
-    for (auto [result, arg] : llvm::zip(op.getResults(), op.getRegionIterArgs()))
-      perThread[result] = perThread[arg];
+    for (auto [result, arg] : llvm::zip(op.getResults(), op.getRegionIterArgs())) {
+      // Copied out first: inserting `result` may grow the map, which would
+      // leave a reference to arg's entry dangling.
+      Value array = perThread.lookup(arg);
+      perThread[result] = array;
+    }
     return success();
   }
 

@@ -17,12 +17,12 @@ def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {
     math, vector accesses, masked tails, shuffles and barriers run on the
     CPU and can be checked against the CPU pipeline. Threads that never
     synchronize run one after the other. In a launch whose threads
-    synchronize (gpu.barrier, gpu.shuffle xor, workgroup memory), the code
-    between two synchronizations runs for every thread of a block in turn
-    (loop fission, as MCUDA and POCL do): values living across a
+    synchronize (gpu.barrier, gpu.shuffle xor or idx, workgroup memory),
+    the code between two synchronizations runs for every thread of a block
+    in turn (loop fission, as MCUDA and POCL do): values living across a
     synchronization are kept per thread in arrays, a shuffle reads lane
-    `t xor offset`'s slot, a branch holding one is taken per thread through
-    a mask, and a loop holding one runs once for the block (its bounds must
+    `t xor offset`'s slot (idx: lane `offset` of t's warp), a branch
+    holding one is taken per thread through a mask, and a loop holding one runs once for the block (its bounds must
     be the same in every thread; its iterations are in lockstep, so a
     missing barrier at the end of a loop body goes unnoticed). Not part of
     any compilation pipeline: kf-gpu-emulation-pipeline uses it for tests.
@@ -57,6 +57,25 @@ def KfEmulateGpuLaunches : Pass<"kf-emulate-gpu-launches"> {
            "block that is">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def KfExpandWarpMatrixOps : Pass<"kf-expand-warp-matrix-ops"> {
+  let summary = "Rewrite nvgpu's warp-level ops as per-lane code (tests without a GPU)";
+  let description = [{
+    The emulation runs threads, not warps. In each gpu.launch, this
+    rewrites nvgpu.ldmatrix, nvgpu.mma.sync (m16n8k16, f16 or bf16 with
+    f32 accumulators) and nvgpu.device_async_copy / create_group / wait
+    into what each lane computes: the lanes exchange row addresses and
+    fragments through gpu.shuffle idx, following the PTX ISA's fragment
+    layouts exactly, then load, multiply and add as scalars. A run through
+    kf-emulate-gpu-launches then checks the tensor-core kernel's data
+    movement and fragment layouts. cp.async becomes a plain copy
+    (zero-filled past its src-size); the order of its groups is not
+    checked. Used by kf-gpu-emulation-sm80-pipeline.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // KFUSE_TEST_PASSES_TD

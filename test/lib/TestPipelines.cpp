@@ -5,7 +5,9 @@
 // everything is lowered for the CPU, so mlir-runner executes the GPU
 // mapping. kf-gpu-emulation-reversed-pipeline runs each launch's blocks
 // from the last to the first (a GPU runs them in any order; the kernels
-// finished by their last block must not care which that is). Tests only:
+// finished by their last block must not care which that is).
+// kf-gpu-emulation-reference-pipeline maps matmuls with the 16x16
+// reference kernel (kf-map-kernels-to-gpu{matmul=reference}). Tests only:
 // no tool but kfuse-opt registers them. They take the fusion switches and
 // the block size (no chip: they emit no PTX).
 //
@@ -15,25 +17,63 @@
 
 using namespace mlir;
 
+namespace {
+
+struct Variant {
+  const char *name, *description;
+  bool reverse;
+  const char *matmul;
+  /// The chip the kernels are mapped for; from sm_80, with the nvgpu ops
+  /// of the tensor-core matmul expanded into per-lane code first.
+  const char *chip = nullptr;
+  bool tf32 = false; // f32 matmuls on tensor cores too
+};
+
+} // namespace
+
 void kfuse::registerKfuseTestPipelines() {
-  for (bool reverse : {false, true}) {
+  static const Variant variants[] = {
+      {"kf-gpu-emulation-pipeline",
+       "For tests without a GPU: the GPU pipeline up to one gpu.launch per kernel, then "
+       "the launches run as host loops and all is lowered for the CPU",
+       false, "fastest"},
+      {"kf-gpu-emulation-reversed-pipeline",
+       "kf-gpu-emulation-pipeline with each launch's blocks run from the last to the "
+       "first (a GPU runs them in any order)",
+       true, "fastest"},
+      {"kf-gpu-emulation-reference-pipeline",
+       "kf-gpu-emulation-pipeline with matmuls on the 16x16 reference kernel", false,
+       "reference"},
+      {"kf-gpu-emulation-sm80-pipeline",
+       "kf-gpu-emulation-pipeline for sm_80: f16 and bf16 matmuls on the tensor-core "
+       "kernel, its warp-level ops expanded into per-lane code (kf-expand-warp-matrix-ops)",
+       false, "fastest", "sm_80"},
+      {"kf-gpu-emulation-sm80-tf32-pipeline",
+       "kf-gpu-emulation-sm80-pipeline with f32 matmuls on tensor cores as TF32", false,
+       "fastest", "sm_80", true},
+  };
+  for (const Variant &v : variants) {
     registerPipeline<HostPipelineOptions>(
-        reverse ? "kf-gpu-emulation-reversed-pipeline" : "kf-gpu-emulation-pipeline",
-        reverse ? "kf-gpu-emulation-pipeline with each launch's blocks run from the "
-                  "last to the first (a GPU runs them in any order)"
-                : "For tests without a GPU: the GPU pipeline up to one gpu.launch per "
-                  "kernel, then the launches run as host loops and all is lowered for "
-                  "the CPU",
-        [](const HostPipelineOptions &cl, auto refuse) {
+        v.name, v.description,
+        [&v](const HostPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
           // The GPU's mappings (not the host runtime's serial fallback).
-          return toPipelineOptions(cl, Target::Gpu, refuse);
+          FailureOr<PipelineOptions> options = toPipelineOptions(cl, Target::Gpu, refuse);
+          if (succeeded(options)) {
+            options->matmul = v.matmul;
+            if (v.chip)
+              options->chip = v.chip;
+            options->tf32 = v.tf32;
+          }
+          return options;
         },
-        [reverse](OpPassManager &pm, const PipelineOptions &options) {
+        [&v](OpPassManager &pm, const PipelineOptions &options) {
           addStagePasses(pm, Stage::Linalg, options);
           addStagePasses(pm, Stage::Kernels, options);
           addLaunchPasses(pm, options);
+          if (v.chip)
+            pm.addPass(createKfExpandWarpMatrixOps());
           KfEmulateGpuLaunchesOptions emulate;
-          emulate.reverseBlocks = reverse;
+          emulate.reverseBlocks = v.reverse;
           pm.addPass(createKfEmulateGpuLaunches(emulate));
           addCpuLoweringPasses(pm, /*dealloc=*/false, /*gpuHost=*/false);
         });

@@ -46,8 +46,10 @@ const char *mappingRule(kf::KernelMapping m) {
     return "blocks stride over the whole tensor, each writes a partial; the last "
            "block to finish combines them and runs the ops after the reduction";
   case kf::KernelMapping::Matmul:
-    return "a 16x16 block per 16x16 tile of the result (grid x over columns, y over "
-           "rows), operand tiles staged in shared memory";
+    return "a 16x16 block per 64x64 tile of the result (grid x over columns, y over "
+           "rows, z over the batch), each thread a 4x4 tile of accumulators in "
+           "registers, operand tiles staged in shared memory 16 steps of K at a time, "
+           "the epilogue applied in registers and each result stored once";
   case kf::KernelMapping::Serial:
     return "one launch of one thread (host runtime only: no mapping serves it)";
   case kf::KernelMapping::RowChain:

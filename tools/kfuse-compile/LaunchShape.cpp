@@ -134,9 +134,20 @@ std::optional<int64_t> sharedBytes(gpu::GPUFuncOp func) {
   int64_t total = 0;
   for (BlockArgument a : func.getWorkgroupAttributions()) {
     auto type = dyn_cast<MemRefType>(a.getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    if (!type || !type.hasStaticShape())
       return std::nullopt;
-    total += type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+    // The matmul's tiles hold vectors (4 elements a slot: MatmulSimt.cpp).
+    Type element = type.getElementType();
+    int64_t lanes = 1;
+    if (auto vector = dyn_cast<VectorType>(element)) {
+      if (vector.isScalable())
+        return std::nullopt;
+      lanes = vector.getNumElements();
+      element = vector.getElementType();
+    }
+    if (!element.isIntOrFloat())
+      return std::nullopt;
+    total += type.getNumElements() * lanes * ((element.getIntOrFloatBitWidth() + 7) / 8);
   }
   return total;
 }

@@ -89,6 +89,10 @@ cl::opt<std::string> fusionSpec(
 cl::opt<std::string> chip("gpu-chip", cl::desc("GPU chip (sm_75 .. sm_90)"),
                           cl::init(kfuse::gpu::kDefaultChip),
                           cl::cat(kfuseCategory));
+cl::opt<bool> tf32("tf32",
+                   cl::desc("f32 matmuls on tensor cores as TF32 (10 bits of mantissa), "
+                            "for chips from sm_80; off by default, as in PyTorch"),
+                   cl::init(false), cl::cat(kfuseCategory));
 cl::opt<unsigned> blockSize("block-size", cl::desc("Threads per block"),
                             cl::init(256), cl::cat(kfuseCategory));
 cl::opt<std::string> hostCpu(
@@ -146,6 +150,7 @@ FailureOr<kfuse::PipelineOptions> pipelineOptions(MLIRContext &context) {
   kfuse::PipelineOptions options;
   options.fusion = *fusion;
   options.chip = chip;
+  options.tf32 = tf32;
   options.blockSize = blockSize;
   return kfuse::checkPipelineOptions(options, refuse);
 }

@@ -80,6 +80,11 @@ void printUsage() {
       "                     kfuse-compile's switches for a .mlir program, such\n"
       "                     as --fusion=row-persistent=false,max-ops=8\n"
       "  --warmup W --repeat R          steady-state calls (default 2, 10)\n"
+      "  --cuda-graph on|off|auto       replay each call's launches as one CUDA\n"
+      "                     graph from the second call on (default off, or\n"
+      "                     $KFUSE_CUDA_GRAPHS): per-kernel times are then not\n"
+      "                     measured, the graph's replay time a call is; auto\n"
+      "                     is on where the driver has graphs, without a warning\n"
       "  --check            compare with the unfused program on the CPU\n"
       "  --trace FILE       a Chrome trace of launches and copies\n"
       "  --format text|json\n"
@@ -181,6 +186,11 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
       if (value != "auto" && value != "cuda" && value != "cpu")
         return error = "--device must be auto, cuda or cpu, got '" + value + "'", false;
       o.device = value;
+    } else if (arg == "--cuda-graph") {
+      if (!next()) return false;
+      if (value != "on" && value != "off" && value != "auto")
+        return error = "--cuda-graph must be on, off or auto, got '" + value + "'", false;
+      o.cudaGraph = value;
     } else if (arg == "--fusion") {
       if (!next()) return false;
       if (!fusionOption(value, o, error))

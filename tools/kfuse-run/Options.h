@@ -23,6 +23,9 @@ struct Options {
   uint64_t seed = 0;
   int warmup = 2, repeat = 10;
   bool check = false;
+  // --cuda-graph on|off|auto; empty: the runtime's default
+  // (KFUSE_CUDA_GRAPHS, else off).
+  std::string cudaGraph;
   bool quiet = false; // no report (the --check reference run)
   // The compile cache (Cache.h): --no-cache, --cache-dir DIR.
   bool noCache = false;

@@ -90,10 +90,17 @@ Traffic trafficOf(const VariantInfo &v, const Symbols &arguments) {
 std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
                                   const VariantInfo &v, const Symbols &symbols,
                                   double peakGbps) {
-  std::map<std::string, std::vector<double>> times; // by kernel, one a launch
+  std::map<std::string, std::vector<double>> times; // by kernel, one a timed launch
+  std::map<std::string, unsigned> launches;         // every launch, timed or not
   for (const kfuse_record &r : records)
-    if (r.kind == KFUSE_RECORD_LAUNCH)
-      times[r.name].push_back(std::max(0.0, r.duration_us));
+    if (r.kind == KFUSE_RECORD_LAUNCH) {
+      ++launches[r.name];
+      // Launches inside a CUDA graph have no time of their own (-1).
+      if (r.duration_us >= 0 || r.start_us >= 0)
+        times[r.name].push_back(std::max(0.0, r.duration_us));
+      else
+        times[r.name];
+    }
   double allUs = 0;
   for (auto &[name, t] : times)
     for (double us : t)
@@ -103,12 +110,15 @@ std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
   for (auto &[name, t] : times) {
     KernelRow row;
     row.name = name;
-    row.calls = unsigned(t.size());
+    row.calls = launches[name];
+    row.timed = !t.empty();
     for (double us : t)
       row.totalUs += us;
-    row.medianUs = median(t); // sorts t
-    row.minUs = t.front();
-    row.maxUs = t.back();
+    if (row.timed) {
+      row.medianUs = median(t); // sorts t
+      row.minUs = t.front();
+      row.maxUs = t.back();
+    }
     row.share = allUs > 0 ? row.totalUs / allUs : 0;
     for (const KernelInfo &k : v.kernels) {
       if (k.name != name)
@@ -122,9 +132,9 @@ std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
         row.flops = flops;
     }
     if (row.bytes && row.totalUs > 0)
-      row.gbps = double(*row.bytes) * row.calls / (row.totalUs * 1e3);
+      row.gbps = double(*row.bytes) * t.size() / (row.totalUs * 1e3);
     if (row.flops && row.totalUs > 0)
-      row.gflops = double(*row.flops) * row.calls / (row.totalUs * 1e3);
+      row.gflops = double(*row.flops) * t.size() / (row.totalUs * 1e3);
     row.abovePeak = peakGbps > 0 && row.gbps > peakGbps;
     out.push_back(row);
   }
@@ -163,9 +173,10 @@ void printText(const RunReport &r) {
       std::snprintf(rate, sizeof(rate), "%.1f%s", k.gbps, k.abovePeak ? "*" : "");
       std::snprintf(flops, sizeof(flops), "%.1f", k.gflops);
       flagged |= k.abovePeak;
+      auto time = [&](double us) { return k.timed ? durationText(us) : std::string("-"); };
       std::printf("  %-32s %5u %9.3f %10s %10s %10s %10s %9s %9s %5.1f%%\n", k.name.c_str(),
-                  k.calls, k.totalUs / 1e3, durationText(k.minUs).c_str(),
-                  durationText(k.medianUs).c_str(), durationText(k.maxUs).c_str(),
+                  k.calls, k.totalUs / 1e3, time(k.minUs).c_str(),
+                  time(k.medianUs).c_str(), time(k.maxUs).c_str(),
                   bytesText(k.bytes).c_str(), k.gbps > 0 ? rate : "?",
                   k.gflops > 0 ? flops : "-", 100.0 * k.share);
     }
@@ -176,6 +187,21 @@ void printText(const RunReport &r) {
       std::printf("  device peak: %.0f GB/s\n", r.peakGbps);
     else
       std::printf("  (no peak bandwidth known for this device)\n");
+  }
+  const GraphReport &g = r.graph;
+  if (!g.mode.empty() && g.mode != "off") {
+    std::printf("cuda graph: %s; %llu captured (%llu updated in place), %llu calls replayed, "
+                "%llu calls launch by launch\n",
+                g.mode.c_str(), (unsigned long long)g.stats.captures,
+                (unsigned long long)g.stats.updates, (unsigned long long)g.stats.replays,
+                (unsigned long long)g.stats.uncaptured);
+    if (g.steadyReplays > 0)
+      std::printf("  steady state: graph launch %s a call (median; mean %s) over %u calls; "
+                  "kernels inside a graph are not timed one by one (\"-\")\n",
+                  durationText(g.replayMedianUs).c_str(), durationText(g.replayMeanUs).c_str(),
+                  g.steadyReplays);
+    if (!g.note.empty())
+      std::printf("  graphs went off: %s\n", g.note.c_str());
   }
   std::printf("allocator: %llu driver allocations, %llu served from the cache\n",
               (unsigned long long)r.driverAllocations, (unsigned long long)r.cacheHits);
@@ -230,6 +256,16 @@ void printJson(const RunReport &r) {
       {"kernels", std::move(kernels)},
       {"allocator", {{"driver_allocations", r.driverAllocations}, {"cache_hits", r.cacheHits}}},
       {"check", std::move(check)}};
+  if (!r.graph.mode.empty())
+    doc["cuda_graph"] = Json{{"mode", r.graph.mode},
+                             {"captures", r.graph.stats.captures},
+                             {"updates", r.graph.stats.updates},
+                             {"replays", r.graph.stats.replays},
+                             {"uncaptured_calls", r.graph.stats.uncaptured},
+                             {"steady_graph_launches", r.graph.steadyReplays},
+                             {"replay_median_us", r.graph.replayMedianUs},
+                             {"replay_mean_us", r.graph.replayMeanUs},
+                             {"note", r.graph.note}};
   // Invalid UTF-8 (a program path) is replaced, not thrown on.
   std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
   std::fputs((text + "\n").c_str(), stdout);
@@ -242,7 +278,7 @@ std::string chromeTrace(const std::vector<kfuse_record> &records) {
   for (const kfuse_record &r : records) {
     if (r.start_us < 0 || r.duration_us < 0)
       continue;
-    bool launch = r.kind == KFUSE_RECORD_LAUNCH;
+    bool launch = r.kind == KFUSE_RECORD_LAUNCH || r.kind == KFUSE_RECORD_GRAPH_REPLAY;
     Json args = launch ? Json{{"grid", {r.grid[0], r.grid[1], r.grid[2]}},
                               {"block", {r.block[0], r.block[1], r.block[2]}}}
                        : Json{{"bytes", r.bytes}};

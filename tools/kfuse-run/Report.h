@@ -26,6 +26,7 @@ struct KernelRow {
   unsigned calls = 0;
   double totalUs = 0, minUs = 0, medianUs = 0, maxUs = 0;
   double share = 0;              // of all kernels' time, 0 to 1
+  bool timed = true;             // false: launched inside CUDA graphs only
   std::optional<int64_t> bytes;  // per call, from the manifest
   std::optional<int64_t> flops;  // per call, from the manifest; absent: none
   double gbps = 0;               // 0 when bytes or times are unknown
@@ -37,6 +38,17 @@ struct CheckResult {
   bool ran = false, passed = true;
   double maxAbs = 0, maxRel = 0;
   std::string tolerance, detail;
+};
+
+/// CUDA graphs (--cuda-graph): the runtime's counts over the whole run and
+/// the steady state's replays, each timed as a whole (a graph's kernels
+/// cannot be timed one by one).
+struct GraphReport {
+  std::string mode;          // on, off or auto, as asked
+  kfuse_graph_stats stats{}; // whole run
+  unsigned steadyReplays = 0;          // graph launches in the steady state
+  double replayMedianUs = 0, replayMeanUs = 0;
+  std::string note;          // why graphs went off, when they did
 };
 
 struct RunReport {
@@ -53,6 +65,7 @@ struct RunReport {
   std::string cacheStatus; // compile cache: "hit", "miss", "off" or empty
   std::string cacheDetail; // why, in words
   CheckResult check;
+  GraphReport graph;
 };
 
 /// Profiler rows from the steady state's launch records, by total time,

@@ -198,6 +198,12 @@ int run(int argc, char **argv) {
       std::fprintf(stderr, "kfuse-run: running on the CPU: %s\n", note.c_str());
   }
   report.peakGbps = kfuse_rt_peak_gbps();
+  if (!o.cudaGraph.empty())
+    kfuse_rt_set_cuda_graphs(o.cudaGraph.c_str());
+  if (kfuse_rt_is_cuda()) {
+    const char *env = std::getenv("KFUSE_CUDA_GRAPHS");
+    report.graph.mode = !o.cudaGraph.empty() ? o.cudaGraph : env && *env ? env : "off";
+  }
   std::string target = std::string(kfuse_rt_is_cuda() ? "gpu_" : "host_") +
                        (o.fused ? "fused" : "eager");
 
@@ -225,9 +231,18 @@ int run(int argc, char **argv) {
   report.eager = trafficOf(f->eager, symbols);
   report.fused = trafficOf(f->fused, symbols);
 
+  // A CUDA graph a size set (GraphCache.h): the runtime compares the
+  // launches themselves, buffers included, so the key need only tell the
+  // size sets apart.
+  std::string graphKey = f->name + "__" + target;
+  for (const DeviceTensor &a : args)
+    graphKey += " " + shapeString(a.shape);
   auto callOnce = [&](std::vector<Tensor> *keep) {
     std::vector<DeviceTensor> results;
-    if (!program.call(*f, target, args, results, error))
+    kfuse_rt_graph_begin(graphKey.c_str());
+    bool called = program.call(*f, target, args, results, error);
+    kfuse_rt_graph_end();
+    if (!called)
       return false;
     kfuse_rt_synchronize();
     // Results may be views of an input or of each other (a value returned
@@ -288,9 +303,24 @@ int run(int argc, char **argv) {
       report.launchesPerCall += r.kind == KFUSE_RECORD_LAUNCH;
     report.launchesPerCall /= unsigned(o.repeat);
     report.kernels = kernelRows(steady, variant, symbols, report.peakGbps);
+    std::vector<double> replays;
+    for (const kfuse_record &r : steady)
+      if (r.kind == KFUSE_RECORD_GRAPH_REPLAY && r.duration_us >= 0)
+        replays.push_back(r.duration_us);
+    report.graph.steadyReplays = unsigned(replays.size());
+    if (!replays.empty()) {
+      for (double us : replays)
+        report.graph.replayMeanUs += us / double(replays.size());
+      std::sort(replays.begin(), replays.end());
+      size_t n = replays.size();
+      report.graph.replayMedianUs =
+          n % 2 ? replays[n / 2] : (replays[n / 2 - 1] + replays[n / 2]) / 2;
+    }
     trace.insert(trace.end(), steady.begin(), steady.end());
   }
   kfuse_rt_allocator_stats(&report.driverAllocations, &report.cacheHits);
+  kfuse_rt_graph_stats(&report.graph.stats);
+  report.graph.note = kfuse_rt_graph_note();
 
   if (o.check) {
     progressStep("checking against the unfused program on the CPU");

@@ -49,6 +49,9 @@ enum kfuse_record_kind {
   KFUSE_RECORD_COPY_TO_HOST = 2,
   KFUSE_RECORD_COPY_ON_DEVICE = 3,
   KFUSE_RECORD_MODULE_LOAD = 4,
+  /* One cuGraphLaunch of a call's captured graph (name: "cuda graph
+   * (KEY)"); its launches are recorded too, untimed (duration_us -1). */
+  KFUSE_RECORD_GRAPH_REPLAY = 5,
 };
 typedef struct kfuse_record {
   int kind;            /* enum kfuse_record_kind */
@@ -67,6 +70,34 @@ void kfuse_rt_reset_records(void);
 /* Allocator statistics: buffers obtained from the driver and requests
  * served from the cache. */
 void kfuse_rt_allocator_stats(uint64_t *driver_allocations, uint64_t *cache_hits);
+
+/* CUDA graphs. A call of compiled code between kfuse_rt_graph_begin(KEY)
+ * and kfuse_rt_graph_end() is run as a CUDA graph from the second call with
+ * the same KEY on: the first runs launch by launch (PTX JIT, allocator
+ * cache), later ones record their launches, capture them once into a graph
+ * and replay it with one cuGraphLaunch while the launches (kernels,
+ * geometry, argument values, buffers) are those captured; otherwise they
+ * are captured again and the executable graph updated (cuGraphExecUpdate).
+ * KEY names the call (the function and the argument sizes, say); it is
+ * how the runtime tells calls apart, never trusted for equality. Mode
+ * "off" (default; also KFUSE_CUDA_GRAPHS=off), "on" (warns once when the
+ * driver has no graph calls), "auto" (silently off then). Returns 1 for
+ * another word. On the CPU, or while the mode is off, begin and end do
+ * nothing. A failed capture or instantiation warns once and the launches
+ * run one by one; a failed replay stops the run as a failed launch does. */
+int kfuse_rt_set_cuda_graphs(const char *mode);
+void kfuse_rt_graph_begin(const char *key);
+void kfuse_rt_graph_end(void);
+typedef struct kfuse_graph_stats {
+  uint64_t captures;   /* graphs captured (new keys, changed launches) */
+  uint64_t updates;    /* of which updated an executable graph in place */
+  uint64_t replays;    /* calls replayed without capture */
+  uint64_t uncaptured; /* graph calls run launch by launch (first calls) */
+} kfuse_graph_stats;
+void kfuse_rt_graph_stats(kfuse_graph_stats *out);
+/* Why graphs went off during the run (a capture or instantiation that
+ * failed, with the CUDA error), or "" while they did not. */
+const char *kfuse_rt_graph_note(void);
 
 /* A failed driver call stops the run: the handler gets the message (the
  * call, the CUDA error name and string, the kernel); the default prints it

@@ -1,0 +1,280 @@
+//===- MatmulParts.cpp - what a matmul kernel is made of ------------------===//
+//
+// The analysis of a matmul kernel (on tensors, once) and the pieces every
+// matmul emitter shares: operand reads through the contraction's indexing
+// maps (either operand transposed in place, batch dims of its own or
+// broadcast: an operand without a batch dim reads the same matrix for
+// every batch, without a copy), the batch loop over grid z, and the
+// epilogue applied in registers.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/gpu/MatmulParts.h"
+
+#include "passes/gpu/MappingUtils.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace kfuse::gpu::matmul {
+
+namespace {
+
+Value filled(linalg::FillOp fill) {
+  return fill.hasPureTensorSemantics() ? fill.getResult(0) : fill.getDpsInits()[0];
+}
+
+/// Whether `op` contracts as a (batched) matmul: loops (batch..., m, n, k),
+/// the last the one reduction, the result [batch..., m, n], each operand
+/// [its batch dims..., m, k] / [.., k, n] or transposed in its last two
+/// dims. Sets the batch count and the layouts.
+LogicalResult readLayouts(linalg::LinalgOp op, Parts &parts) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumLoops() < 3 ||
+      op.getNumReductionLoops() != 1)
+    return failure();
+  unsigned loops = op.getNumLoops(), nb = loops - 3;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators.back() != utils::IteratorType::reduction)
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  auto dim = [&](unsigned d) { return getAffineDimExpr(d, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<AffineExpr> out;
+  for (unsigned d = 0; d < nb + 2; ++d)
+    out.push_back(dim(d));
+  if (maps[2] != AffineMap::get(loops, 0, out, ctx))
+    return failure();
+  AffineExpr m = dim(nb), n = dim(nb + 1), k = dim(nb + 2);
+  AffineExpr plain[2][2] = {{m, k}, {k, n}};
+  for (unsigned o = 0; o < 2; ++o) {
+    ArrayRef<AffineExpr> results = maps[o].getResults();
+    if (results.size() < 2)
+      return failure();
+    // The batch dims an operand has, in order (a broadcast one is absent).
+    int64_t previous = -1;
+    for (AffineExpr e : results.drop_back(2)) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d || d.getPosition() >= nb || (int64_t)d.getPosition() <= previous)
+        return failure();
+      previous = d.getPosition();
+    }
+    auto [i, j] = plain[o];
+    AffineExpr r0 = results[results.size() - 2], r1 = results.back();
+    if (r0 == i && r1 == j)
+      parts.transposed[o] = false;
+    else if (r0 == j && r1 == i)
+      parts.transposed[o] = true;
+    else
+      return failure();
+  }
+  parts.batch = nb;
+  return success();
+}
+
+/// Whether something other than the kernel's own ops (and its free) reads
+/// the matmul's result buffer: then it is stored.
+bool resultReadOutside(const Parts &parts) {
+  Value c = parts.c();
+  if (!c.getDefiningOp<memref::AllocOp>())
+    return true; // a view or an argument: someone else sees it
+  Operation *kernel = parts.matmul->getParentOp();
+  return llvm::any_of(c.getUsers(), [&](Operation *user) {
+    return !isa<memref::DeallocOp>(user) && !kernel->isAncestor(user);
+  });
+}
+
+} // namespace
+
+LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, function_ref<InFlightDiagnostic()> refuse,
+                      Parts &parts) {
+  for (linalg::LinalgOp op : ops) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+      if (parts.fill || parts.matmul)
+        return refuse() << "a fill that does not start the matmul";
+      parts.fill = fill;
+    } else if (op.getNumReductionLoops()) {
+      if (parts.matmul)
+        return refuse() << "two matmuls in one kernel";
+      parts.matmul = op;
+    } else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+      if (!parts.matmul)
+        return refuse() << "an op before the matmul (a prologue)";
+      parts.epilogue.push_back(generic);
+    } else {
+      return refuse() << "it holds a " << op->getName().getStringRef();
+    }
+  }
+  if (!parts.matmul)
+    return refuse() << "it holds no matmul";
+  if (!parts.fill || filled(parts.fill) != parts.c() ||
+      !parts.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+    return refuse() << "the matmul does not start from a constant fill";
+  if (failed(readLayouts(parts.matmul, parts)))
+    return refuse() << "the matmul's operands are permuted other than transposed, or "
+                       "it is not a (batched) matmul";
+  SmallVector<int64_t> sizes = parts.matmul.getStaticLoopRanges();
+  sizes.pop_back(); // K: the epilogue iterates over the result
+  llvm::DenseSet<Value> written = {parts.c()};
+  if (parts.matmul->getNumResults())
+    written.insert(parts.matmul->getResult(0));
+  for (linalg::GenericOp g : parts.epilogue) {
+    SmallVector<int64_t> own = g.getStaticLoopRanges();
+    bool same = own.size() == sizes.size();
+    for (unsigned d = 0; same && d < own.size(); ++d)
+      same = own[d] == sizes[d] || ShapedType::isDynamic(own[d]) ||
+             ShapedType::isDynamic(sizes[d]);
+    if (g.getNumReductionLoops() || !same)
+      return refuse() << "an epilogue op is not elementwise over the matmul's result";
+    for (OpOperand &init : g.getDpsInitsMutable())
+      if (!g.getMatchingIndexingMap(&init).isIdentity())
+        return refuse() << "a result is not written in iteration order";
+    for (OpOperand *input : g.getDpsInputOperands())
+      if (written.count(input->get()) && !g.getMatchingIndexingMap(input).isIdentity())
+        return refuse() << "an op reads another's result at other elements";
+    for (Value v : g.getDpsInits())
+      written.insert(v);
+    for (Value v : g->getResults())
+      written.insert(v);
+  }
+  return success();
+}
+
+Parts partsOf(ArrayRef<linalg::LinalgOp> ops) {
+  Parts parts;
+  for (linalg::LinalgOp op : ops) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
+      parts.fill = fill;
+    else if (op.getNumReductionLoops())
+      parts.matmul = op;
+    else
+      parts.epilogue.push_back(cast<linalg::GenericOp>(op.getOperation()));
+  }
+  (void)readLayouts(parts.matmul, parts);
+  // Without an epilogue the matmul's result is the kernel's result.
+  parts.storeResult = parts.epilogue.empty() || resultReadOutside(parts);
+  return parts;
+}
+
+SmallVector<Value> loopSizes(OpBuilder &b, Location loc, const Parts &parts) {
+  SmallVector<Value> sizes;
+  for (Range r : parts.matmul.createLoopRanges(b, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+  return sizes;
+}
+
+SmallVector<Value> Access::at(OpBuilder &b, Location loc, unsigned o, Value m, Value n,
+                              Value k) const {
+  SmallVector<Value> ivs(batchIvs.begin(), batchIvs.end());
+  ivs.append({m ? m : zero, n ? n : zero, k ? k : zero});
+  return indices(b, loc, parts.matmul.getIndexingMapsArray()[o], ivs);
+}
+
+/// A value of operand `o` at loop indices (m, n, k) when `inside`, else
+/// `zero`.
+static Value loadOrZero(OpBuilder &b, Location loc, const Access &x, unsigned o, Value m,
+                        Value n, Value k, Value inside, Value zero) {
+  auto branch = scf::IfOp::create(b, loc, zero.getType(), inside, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  Value operand = o == 0 ? x.parts.a() : x.parts.b();
+  scf::YieldOp::create(
+      b, loc, memref::LoadOp::create(b, loc, operand, x.at(b, loc, o, m, n, k)).getResult());
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  scf::YieldOp::create(b, loc, zero);
+  return branch.getResult(0);
+}
+
+static Value below(OpBuilder &b, Location loc, Value i, Value n, Value j, Value n2) {
+  return arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i, n),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, n2));
+}
+
+Value Access::loadA(OpBuilder &b, Location loc, Value m, Value k, Value M, Value K,
+                    Value zero) const {
+  return loadOrZero(b, loc, *this, 0, m, Value(), k, below(b, loc, m, M, k, K), zero);
+}
+
+Value Access::loadB(OpBuilder &b, Location loc, Value k, Value n, Value K, Value N,
+                    Value zero) const {
+  return loadOrZero(b, loc, *this, 1, Value(), n, k, below(b, loc, k, K, n, N), zero);
+}
+
+void Access::finish(OpBuilder &b, Location loc, Value acc, Value row, Value col) const {
+  Value c = parts.c();
+  SmallVector<Value> ivs(batchIvs.begin(), batchIvs.end());
+  ivs.append({row, col});
+  if (parts.storeResult)
+    memref::StoreOp::create(b, loc, acc, c, ivs);
+  llvm::DenseMap<Value, Value> inRegister = {{c, acc}};
+  for (linalg::GenericOp g : parts.epilogue) {
+    IRMapping mapping;
+    Block &body = g.getRegion().front();
+    for (OpOperand *input : g.getDpsInputOperands()) {
+      BlockArgument arg = body.getArgument(input->getOperandNumber());
+      if (arg.use_empty())
+        continue;
+      AffineMap map = g.getMatchingIndexingMap(input);
+      auto it = inRegister.find(input->get());
+      if (map.isIdentity() && it != inRegister.end()) {
+        mapping.map(arg, it->second);
+        continue;
+      }
+      mapping.map(arg, memref::LoadOp::create(b, loc, input->get(), indices(b, loc, map, ivs)));
+    }
+    SmallVector<Value> results = cloneBody(b, g, mapping, ivs);
+    for (auto [v, init] : llvm::zip(results, g.getDpsInits())) {
+      memref::StoreOp::create(b, loc, v, init, ivs);
+      inRegister[init] = v;
+    }
+  }
+}
+
+Value multiplyAdd(OpBuilder &b, const Parts &parts, Value a, Value bv, Value acc) {
+  Block &body = parts.matmul->getRegion(0).front();
+  IRMapping mapping;
+  mapping.map(body.getArgument(0), a);
+  mapping.map(body.getArgument(1), bv);
+  mapping.map(body.getArgument(2), acc);
+  return cloneBody(b, parts.matmul, mapping, {}).front();
+}
+
+Value initialValue(OpBuilder &b, Location loc, const Parts &parts) {
+  auto fill = parts.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+  return arith::ConstantOp::create(b, loc, fill.getValue());
+}
+
+Value tilesOf(OpBuilder &b, Location loc, Value n, int64_t tile) {
+  Value t = arith::ConstantIndexOp::create(b, loc, tile);
+  return arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, n, t),
+                                arith::ConstantIndexOp::create(b, loc, 1));
+}
+
+Value batchGrid(OpBuilder &b, Location loc, ArrayRef<Value> sizes, const Parts &parts) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  if (!parts.batch)
+    return one;
+  Value batches = product(b, loc, sizes.take_front(parts.batch));
+  // An empty batch launches one block that computes nothing (the loop in
+  // forEachBatch runs zero times).
+  return arith::MaxUIOp::create(
+      b, loc, arith::MinUIOp::create(b, loc, batches, arith::ConstantIndexOp::create(b, loc, 65535)),
+      one);
+}
+
+void forEachBatch(OpBuilder &b, Location loc, ::mlir::gpu::LaunchOp launch,
+                  ArrayRef<Value> sizes, const Parts &parts,
+                  function_ref<void(ArrayRef<Value>)> body) {
+  if (!parts.batch)
+    return body({});
+  ArrayRef<Value> batchSizes = sizes.take_front(parts.batch);
+  Value batches = product(b, loc, batchSizes);
+  auto loop = scf::ForOp::create(b, loc, launch.getBlockIds().z, batches,
+                                 launch.getGridSize().z);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  body(delinearize(b, loc, loop.getInductionVar(), batchSizes));
+}
+
+} // namespace kfuse::gpu::matmul

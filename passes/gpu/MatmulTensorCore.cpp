@@ -1,0 +1,252 @@
+//===- MatmulTensorCore.cpp - the matmul on tensor cores ------------------===//
+//
+// The sm_80 tensor-core GEMM (CUTLASS's and Triton's layout of the work),
+// through the nvgpu ops upstream lowers to NVVM (convert-nvgpu-to-nvvm):
+//   block (bx, by, bz): C[m0 .. m0+64, n0 .. n0+64] of batch bz, 4 warps
+//   (2 x 2), each a 32x32 quarter: 2 x 4 mma.sync.m16n8k16 tiles of f32
+//   accumulators in registers (32 a thread);
+//   A and B staged in shared memory by steps of 32 along K, two stages
+//   (double buffering): while the warps multiply stage s, cp.async (16
+//   bytes, bypassing L1) fills stage s + 1; a tail chunk is zero-filled by
+//   cp.async's src-size (any M, N, K). Each operand is staged in its
+//   global layout, its contiguous dim contiguous in shared memory too
+//   ([mn][k] or [k][mn], rows padded by 16 bytes: the 8 rows an ldmatrix
+//   reads fall in different banks), so an operand read transposed in place
+//   is staged with the same coalesced copies and read with ldmatrix.trans
+//   instead of ldmatrix;
+//   per 16 of K, a warp loads its fragments with 4 ldmatrix.x4 (2 of A, 2
+//   of B) and issues 8 mma.sync (MatmulTensorCoreFragments.cpp);
+//   then the epilogue on each accumulator in registers and one masked store
+//   of each result.
+// f16 and bf16 (f32 accumulation); f32 as TF32 only when asked (`tf32`:
+// mma.sync.m16n8k8, 8 of K a step, 4 f32 a cp.async).
+// cp.async needs 16-byte aligned sources: when the contiguous dim of an
+// operand is not a multiple of 16 bytes (or its layout is not the
+// identity), the same stages are filled by guarded scalar loads instead
+// (decided once a launch, at run time for dynamic sizes).
+// kfuse's buffers are 16-byte aligned (cudaMalloc: 256); the stages are in
+// dynamic shared memory (20 KiB; 36 KiB for TF32), 16-byte aligned.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/gpu/MatmulTensorCore.h"
+
+#include "passes/gpu/MappingUtils.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace kfuse::gpu::matmul {
+
+namespace tc {
+
+Emitter::Chunk Emitter::chunk(unsigned o, int64_t i, Value k0) {
+  Value c = add(tid, i * kThreads);
+  Value base = o == 0 ? m0 : n0;
+  Chunk ch;
+  if (kLast(o)) {
+    ch.row = div(c, kStepK / z.chunk);
+    ch.col = mul(rem(c, kStepK / z.chunk), z.chunk);
+    ch.mn = add(base, ch.row);
+    ch.k = add(k0, ch.col);
+    ch.along = ch.k, ch.alongBound = K, ch.across = ch.mn, ch.acrossBound = rows(o);
+  } else {
+    ch.row = div(c, kTile / z.chunk);
+    ch.col = mul(rem(c, kTile / z.chunk), z.chunk);
+    ch.k = add(k0, ch.row);
+    ch.mn = add(base, ch.col);
+    ch.along = ch.mn, ch.alongBound = rows(o), ch.across = ch.k, ch.acrossBound = K;
+  }
+  return ch;
+}
+
+/// The global indices of operand `o` at (mn, k).
+SmallVector<Value> Emitter::global(const Access &x, unsigned o, Value mn, Value k) {
+  return o == 0 ? x.at(b, loc, 0, mn, Value(), k) : x.at(b, loc, 1, Value(), mn, k);
+}
+
+/// Operand `o`'s tile at k0 into `stage` with cp.async, the elements past
+/// the edges zero-filled (src-size); returns the copies' tokens.
+void Emitter::copyTile(const Access &x, unsigned o, Value stage, Value k0,
+                       SmallVectorImpl<Value> &tokens) {
+  Value operand = o == 0 ? parts.a() : parts.b();
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  for (int64_t i = 0; i < z.copies; ++i) {
+    Chunk ch = chunk(o, i, k0);
+    // min(max(bound - along, 0), chunk) elements, none on a row past the edge.
+    Value left =
+        arith::SelectOp::create(b, loc, ult(ch.along, ch.alongBound),
+                                arith::SubIOp::create(b, loc, ch.alongBound, ch.along), idx(0));
+    Value count = arith::MinUIOp::create(b, loc, left, idx(z.chunk));
+    Value inside = ult(ch.across, ch.acrossBound);
+    count = arith::SelectOp::create(b, loc, inside, count, idx(0));
+    // A copy of nothing still gets an address: the operand's first
+    // element, not one past its end.
+    Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count, idx(0));
+    Value mn = arith::SelectOp::create(b, loc, some, ch.mn, idx(0));
+    Value k = arith::SelectOp::create(b, loc, some, ch.k, idx(0));
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenType, smem, ValueRange{at(o, stage, ch.row, ch.col)}, operand,
+        global(x, o, mn, k), b.getIndexAttr(z.chunk), count, b.getUnitAttr()));
+  }
+}
+
+/// The same with scalar loads (any alignment), zero past the edges.
+void Emitter::loadTile(const Access &x, unsigned o, Value stage, Value k0) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementOf(smem)));
+  for (int64_t i = 0; i < z.copies; ++i) {
+    Chunk ch = chunk(o, i, k0);
+    Value first = at(o, stage, ch.row, ch.col);
+    for (int64_t j = 0; j < z.chunk; ++j) {
+      Value mn = kLast(o) ? ch.mn : add(ch.mn, j), k = kLast(o) ? add(ch.k, j) : ch.k;
+      Value v = o == 0 ? x.loadA(b, loc, mn, k, M, K, zero) : x.loadB(b, loc, k, mn, K, N, zero);
+      memref::StoreOp::create(b, loc, v, smem, ValueRange{add(first, j)});
+    }
+  }
+}
+
+/// Both tiles at k0 into `stage`: cp.async when `aligned` (committed as
+/// one group; with `wait`, then waits for all groups but this one), else
+/// scalar loads.
+void Emitter::stageTiles(const Access &x, Value aligned, Value stage, Value k0, bool wait) {
+  auto branch = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  SmallVector<Value> tokens;
+  copyTile(x, 0, stage, k0, tokens);
+  copyTile(x, 1, stage, k0, tokens);
+  Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+  if (wait)
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  loadTile(x, 0, stage, k0);
+  loadTile(x, 1, stage, k0);
+}
+
+} // namespace tc
+
+using namespace tc;
+
+namespace {
+
+/// Whether operand `v` can be copied 16 bytes at a time: an identity
+/// layout whose last dim is a multiple of 16 bytes (checked at run time).
+Value copiesAligned(OpBuilder &b, Location loc, Value v, int64_t chunk) {
+  auto type = cast<MemRefType>(v.getType());
+  if (!type.getLayout().isIdentity())
+    return arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value last = memref::DimOp::create(b, loc, v, type.getRank() - 1);
+  Value r = arith::RemUIOp::create(b, loc, last, arith::ConstantIndexOp::create(b, loc, chunk));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
+} // namespace
+
+bool tensorCoreFits(const Parts &parts, bool tf32) {
+  Type a = elementOf(parts.a()), bt = elementOf(parts.b()), c = elementOf(parts.c());
+  // The matmul's body widens f16 and bf16 to f32 and accumulates there
+  // (kf.matmul on f16 or bf16), as mma.sync does; f32 with `tf32` only
+  // (its inputs rounded to TF32: 10 bits of mantissa).
+  return a == bt && (a.isF16() || a.isBF16() || (tf32 && a.isF32())) && c.isF32();
+}
+
+void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts) {
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = parts.matmul.getLoc();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> sizes = loopSizes(b, loc, parts);
+  Value M = sizes[parts.batch], N = sizes[parts.batch + 1], K = sizes[parts.batch + 2];
+  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
+  Type element = elementOf(parts.a());
+  Sizes z(element);
+  auto shared = MemRefType::get({4 * z.stage}, element, MemRefLayoutAttrInterface(), workgroup);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  // The stages in dynamic shared memory, which the NVVM lowering aligns
+  // to 16 bytes (cp.async and ldmatrix need it); a workgroup attribution
+  // is aligned to its element type only (2 bytes here).
+  int64_t bytes = 4 * z.stage * element.getIntOrFloatBitWidth() / 8;
+  Value sharedBytes = arith::ConstantIntOp::create(b, loc, bytes, 32);
+  auto launch = buildKernelLaunch(b, loc, name.getValue(),
+                                  {tilesOf(b, loc, N, kTile), tilesOf(b, loc, M, kTile),
+                                   batchGrid(b, loc, sizes, parts),
+                                   arith::ConstantIndexOp::create(b, loc, kThreads), one, one});
+  launch.getDynamicSharedMemorySizeMutable().assign(sharedBytes);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Emitter e{b, loc, parts, z, M, N, K};
+  Value raw = ::mlir::gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface(),
+                      workgroup));
+  e.smem = memref::ViewOp::create(b, loc, shared, raw, arith::ConstantIndexOp::create(b, loc, 0),
+                                  ValueRange{});
+  e.tid = launch.getThreadIds().x;
+  e.lane = e.rem(e.tid, 32);
+  Value warp = e.div(e.tid, 32);
+  e.wm = e.mul(e.div(warp, kTile / kWarpTile), kWarpTile);
+  e.wn = e.mul(e.rem(warp, kTile / kWarpTile), kWarpTile);
+  e.m0 = e.mul(launch.getBlockIds().y, kTile);
+  e.n0 = e.mul(launch.getBlockIds().x, kTile);
+  Value aligned = arith::AndIOp::create(b, loc, copiesAligned(b, loc, parts.a(), z.chunk),
+                                        copiesAligned(b, loc, parts.b(), z.chunk));
+  Value zero = e.idx(0);
+  auto accType = VectorType::get({2, 2}, b.getF32Type());
+  // The fill's constant in every accumulator (a splat constant: n-D
+  // broadcasts have no NVVM lowering).
+  auto fill = cast<arith::ConstantOp>(initialValue(b, loc, parts).getDefiningOp());
+  Value init = arith::ConstantOp::create(
+      b, loc, accType, DenseElementsAttr::get(accType, ArrayRef<Attribute>{fill.getValue()}));
+
+  forEachBatch(b, loc, launch, sizes, parts, [&](ArrayRef<Value> batchIvs) {
+    Access x{parts, SmallVector<Value>(batchIvs), zero};
+    Value steps = arith::CeilDivUIOp::create(b, loc, K, e.idx(kStepK));
+    e.stageTiles(x, aligned, zero, zero, /*wait=*/false);
+    SmallVector<Value> inits(kFragsM * kFragsN, init);
+    auto kLoop = scf::ForOp::create(b, loc, zero, steps, one, inits);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value s = kLoop.getInductionVar();
+      SmallVector<Value> acc(kLoop.getRegionIterArgs());
+      // The next stage's copies run while this one is multiplied (past
+      // the last step they copy nothing: zero-filled, read by no one).
+      Value next = e.add(s, 1);
+      e.stageTiles(x, aligned, e.rem(next, 2), e.mul(next, kStepK), /*wait=*/true);
+      ::mlir::gpu::BarrierOp::create(b, loc); // this stage is complete
+      Value stage = e.rem(s, 2);
+      for (int64_t kk = 0; kk < kStepK; kk += z.mmaK)
+        e.multiply(stage, kk, acc);
+      // Every warp is done with this stage before the next step refills it.
+      ::mlir::gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, acc);
+    }
+    // Accumulator (mi, ni) holds rows lane / 4 and lane / 4 + 8 of its
+    // 16x8 tile, columns 2 (lane % 4) and the next.
+    Value g = e.div(e.lane, 4), q = e.mul(e.rem(e.lane, 4), 2);
+    for (int64_t mi = 0; mi < kFragsM; ++mi)
+      for (int64_t r = 0; r < 2; ++r) {
+        Value row = e.add(e.add(e.m0, e.wm), e.add(g, mi * 16 + r * 8));
+        auto rowInside = scf::IfOp::create(b, loc, e.ult(row, M), false);
+        OpBuilder::InsertionGuard g1(b);
+        b.setInsertionPointToStart(&rowInside.getThenRegion().front());
+        for (int64_t ni = 0; ni < kFragsN; ++ni)
+          for (int64_t c = 0; c < 2; ++c) {
+            Value col = e.add(e.add(e.n0, e.wn), e.add(q, ni * 8 + c));
+            auto colInside = scf::IfOp::create(b, loc, e.ult(col, N), false);
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPointToStart(&colInside.getThenRegion().front());
+            Value v = vector::ExtractOp::create(b, loc, kLoop.getResult(mi * kFragsN + ni),
+                                                ArrayRef<int64_t>{r, c});
+            x.finish(b, loc, v, row, col);
+          }
+      }
+  });
+  finishLaunch(b, loc, launch);
+}
+
+} // namespace kfuse::gpu::matmul

@@ -1,0 +1,131 @@
+//===- MatmulTensorCore.h - the tensor-core matmul's pieces -----*- C++ -*-===//
+//
+// Internal to the tensor-core matmul: its sizes and its emitter, shared by
+// MatmulTensorCore.cpp (the launch, the staging of the tiles) and
+// MatmulTensorCoreFragments.cpp (ldmatrix, mma.sync).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_GPU_MATMULTENSORCORE_H
+#define KFUSE_PASSES_GPU_MATMULTENSORCORE_H
+
+#include "passes/gpu/MatmulParts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace kfuse::gpu::matmul::tc {
+
+using llvm::ArrayRef;
+using llvm::cast;
+using llvm::SmallVector;
+using llvm::SmallVectorImpl;
+using mlir::Location;
+using mlir::MemRefType;
+using mlir::OpBuilder;
+using mlir::Type;
+using mlir::Value;
+using mlir::VectorType;
+
+constexpr int64_t kTile = 64;     // BM = BN
+constexpr int64_t kStepK = 32;    // BK
+constexpr int64_t kWarpTile = 32; // a warp's quarter of the tile
+constexpr int64_t kThreads = 32 * (kTile / kWarpTile) * (kTile / kWarpTile);
+constexpr int64_t kFragsM = kWarpTile / 16, kFragsN = kWarpTile / 8;
+
+/// The sizes that follow from the element type (16 bits: f16, bf16; 32:
+/// f32 as TF32).
+struct Sizes {
+  int64_t chunk;     // elements of one 16-byte cp.async (and of a row's pad)
+  int64_t perReg;    // elements in a 32-bit register of a fragment
+  int64_t mmaK;      // K of one mma.sync: 16 (f16, bf16) or 8 (tf32)
+  int64_t kLastRow;  // [mn][k] rows, padded by 16 bytes (80 or 144 bytes)
+  int64_t mnLastRow; // [k][mn] rows, padded (144 or 272 bytes)
+  int64_t stage;     // elements of a stage of one operand
+  int64_t copies;    // chunks a thread copies a tile
+  explicit Sizes(Type element) {
+    int64_t bits = element.getIntOrFloatBitWidth();
+    chunk = 128 / bits;
+    perReg = 32 / bits;
+    mmaK = 8 * perReg;
+    kLastRow = kStepK + chunk;
+    mnLastRow = kTile + chunk;
+    stage = kTile * kLastRow;
+    copies = kTile * kStepK / chunk / kThreads;
+    assert(stage >= kStepK * mnLastRow && "a stage holds either layout");
+  }
+};
+
+inline Type elementOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
+
+/// Emits the kernel's pieces at `b`, in the launch body; mapTensorCore sets
+/// the per-thread values (the shared buffer, thread and lane ids, the
+/// block's and the warp's origin in the result).
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  const Parts &parts;
+  Sizes z;
+  Value M, N, K;
+  Value smem, tid, lane, m0, n0, wm, wn;
+
+  Value idx(int64_t v) { return mlir::arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return mlir::arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t c) { return c ? add(x, idx(c)) : x; }
+  Value mul(Value x, int64_t c) { return mlir::arith::MulIOp::create(b, loc, x, idx(c)); }
+  Value div(Value x, int64_t c) { return mlir::arith::DivUIOp::create(b, loc, x, idx(c)); }
+  Value rem(Value x, int64_t c) { return mlir::arith::RemUIOp::create(b, loc, x, idx(c)); }
+  Value ult(Value x, Value y) {
+    return mlir::arith::CmpIOp::create(b, loc, mlir::arith::CmpIPredicate::ult, x, y);
+  }
+
+  /// Whether operand `o` is stored with K as its contiguous (last) dim.
+  bool kLast(unsigned o) const { return (o == 0) != parts.transposed[o]; }
+  Value rows(unsigned o) const { return o == 0 ? M : N; }
+
+  /// The element (row, col) of operand `o`'s stage `stage` in the shared
+  /// buffer ([mn][k] or [k][mn] as the operand is stored).
+  Value at(unsigned o, Value stage, Value row, Value col) {
+    Value base = mul(add(stage, idx(2 * o)), z.stage);
+    return add(add(base, mul(row, kLast(o) ? z.kLastRow : z.mnLastRow)), col);
+  }
+
+  /// Operand `o`'s chunk `i` of this thread in the tile at k0: its place in
+  /// the stage (row, col) and its first element (mn, k); `along` is the
+  /// contiguous one of mn and k, `across` the other, with their bounds.
+  struct Chunk {
+    Value row, col, mn, k, along, alongBound, across, acrossBound;
+  };
+  Chunk chunk(unsigned o, int64_t i, Value k0);
+
+  /// The global indices of operand `o` at (mn, k).
+  SmallVector<Value> global(const Access &x, unsigned o, Value mn, Value k);
+
+  /// Operand `o`'s tile at k0 into `stage` with cp.async, the elements past
+  /// the edges zero-filled (src-size); returns the copies' tokens.
+  void copyTile(const Access &x, unsigned o, Value stage, Value k0, SmallVectorImpl<Value> &tokens);
+
+  /// The same with scalar loads (any alignment), zero past the edges.
+  void loadTile(const Access &x, unsigned o, Value stage, Value k0);
+
+  /// Both tiles at k0 into `stage`: cp.async when `aligned` (committed as
+  /// one group; with `wait`, then waits for all groups but this one), else
+  /// scalar loads.
+  void stageTiles(const Access &x, Value aligned, Value stage, Value k0, bool wait);
+
+  // Fragments and mma.sync (MatmulTensorCoreFragments.cpp).
+  /// The 32-bit registers of a fragment: its rows.
+  SmallVector<Value> registers(Value fragment);
+  /// mma.sync.m16n8k16 on bf16 as NVVM's op: nvgpu.mma.sync lowers f16,
+  /// tf32 and integers only.
+  Value mmaBf16(Value a, Value bFrag, Value c);
+  /// A 2-D vector of `type` from its rows.
+  Value rows(VectorType type, ArrayRef<Value> values);
+  /// The TF32 fragment of an operand stored [k][mn], an element at a time.
+  Value loadScalars(unsigned o, Value stage, Value mn, int64_t kk, int64_t count);
+  /// The fragments of one mma.sync's K at kk from `stage`, and the warp's
+  /// 8 mma.sync.
+  void multiply(Value stage, int64_t kk, SmallVectorImpl<Value> &acc);
+};
+
+} // namespace kfuse::gpu::matmul::tc
+
+#endif // KFUSE_PASSES_GPU_MATMULTENSORCORE_H
