@@ -86,7 +86,6 @@ namespace {
 /// (one thread a block): the fences and the ticket.
 Value isLastBlock(OpBuilder &b, Location loc, FlatSymbolRefAttr ticket, Value tid,
                   Value grid, Value flag, bool host) {
-  MLIRContext *ctx = b.getContext();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Type i32 = b.getI32Type();
   if (host)

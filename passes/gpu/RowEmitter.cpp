@@ -155,3 +155,46 @@ void RowEmitter::overRow(linalg::GenericOp op) {
   b.setInsertionPointToStart(&first.getThenRegion().front());
   elementwise(op, rowIvs);
 }
+
+RowLaunchStart kfuse::gpu::rows::startRowLaunch(OpBuilder &b, Location loc, StringRef name,
+                                                ArrayRef<linalg::LinalgOp> ops, Value grid,
+                                                Value threads, Value rows,
+                                                const RowKernelTail *tail, bool slots) {
+  SmallVector<Type> shared;
+  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(b.getContext(),
+                                                      ::mlir::gpu::AddressSpace::Workgroup);
+  if (slots)
+    for (linalg::LinalgOp op : ops)
+      if (isReduction(op))
+        shared.push_back(MemRefType::get(
+            {32}, combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType(),
+            MemRefLayoutAttrInterface(), workgroup));
+  RowLaunchStart start;
+  start.numRowShared = shared.size();
+  if (tail)
+    shared.append(tail->shared.begin(), tail->shared.end());
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  start.launch = buildKernelLaunch(b, loc, name, {grid, one, one, threads, one, one}, shared);
+  b.setInsertionPointToStart(&start.launch.getBody().front());
+  start.hasRow = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, start.launch.getBlockIds().x,
+                            rows),
+      false);
+  b.setInsertionPointToStart(&start.hasRow.getThenRegion().front());
+  return start;
+}
+
+RowExtent kfuse::gpu::rows::rowExtentOf(OpBuilder &b, Location loc, linalg::LinalgOp first,
+                                        const Layout &layout) {
+  RowExtent e;
+  for (auto [i, r] : llvm::enumerate(first.createLoopRanges(b, loc))) {
+    Value size = getValueOrCreateConstantIndexOp(b, loc, r.size);
+    (layout.isRowDim[i] ? e.rowSizes : e.colSizes).push_back(size);
+  }
+  e.one = arith::ConstantIndexOp::create(b, loc, 1);
+  e.rows = product(b, loc, e.rowSizes);
+  e.cols = product(b, loc, e.colSizes);
+  e.grid = arith::MaxUIOp::create(b, loc, e.rows, e.one);
+  return e;
+}

@@ -204,6 +204,31 @@ std::optional<ChainSplit> splitRowChain(ArrayRef<linalg::LinalgOp> ops);
 LogicalResult checkFinalPart(const ChainSplit &chain, const Layout &layout,
                              function_ref<InFlightDiagnostic()> refuse);
 
+/// The rows and columns of a row kernel whose full-rank op is `first`
+/// (products of its row and column loop sizes), and its grid: a block a
+/// row, at least one.
+struct RowExtent {
+  SmallVector<Value> rowSizes, colSizes;
+  Value rows, cols, grid, one;
+};
+RowExtent rowExtentOf(OpBuilder &b, Location loc, linalg::LinalgOp first, const Layout &layout);
+
+/// The start of a block-per-row launch, shared by both row forms
+/// (RowKernels.cpp, RowOnChipLoop.cpp): `grid` blocks of `threads`
+/// threads, 32 shared slots (a warp's value each) per reduction of `ops`
+/// when `slots`, then the tail's buffers; the builder is left inside
+/// `if blockIdx.x < rows` (no rows, a zero-sized tensor: the one block does
+/// nothing; the condition is uniform in a block, so the barriers inside
+/// stay uniform).
+struct RowLaunchStart {
+  ::mlir::gpu::LaunchOp launch;
+  unsigned numRowShared = 0; // the first attributions: the row slots
+  scf::IfOp hasRow;          // the builder's block: after it, every block
+};
+RowLaunchStart startRowLaunch(OpBuilder &b, Location loc, StringRef name,
+                              ArrayRef<linalg::LinalgOp> ops, Value grid, Value threads,
+                              Value rows, const RowKernelTail *tail, bool slots);
+
 } // namespace kfuse::gpu::rows
 
 #endif // KFUSE_PASSES_GPU_ROWEMITTER_H

@@ -324,19 +324,12 @@ Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops
     if (FailureOr<RowPlan> plan = planRowKernel(ops, layout); succeeded(plan))
       return emitRowOnChip(b, name, *plan, layout, tail);
   Location loc = last.getLoc();
-  MLIRContext *ctx = b.getContext();
 
   // Rows, columns and the launch: a block per row; a warp for short rows
   // (threads = the columns rounded up to 32, at most block-size).
-  SmallVector<Value> rowSizes, colSizes;
-  for (auto [i, r] : llvm::enumerate(first.createLoopRanges(b, loc))) {
-    Value size = getValueOrCreateConstantIndexOp(b, loc, r.size);
-    (layout.isRowDim[i] ? rowSizes : colSizes).push_back(size);
-  }
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value rows = product(b, loc, rowSizes);
-  Value cols = product(b, loc, colSizes);
-  Value grid = arith::MaxUIOp::create(b, loc, rows, one);
+  RowExtent extent = rowExtentOf(b, loc, first, layout);
+  const SmallVector<Value> &rowSizes = extent.rowSizes, &colSizes = extent.colSizes;
+  Value rows = extent.rows, cols = extent.cols, grid = extent.grid, one = extent.one;
   Value threads = one;
   if (!host) {
     Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
@@ -345,28 +338,11 @@ Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops
                                      arith::ConstantIndexOp::create(b, loc, blockSize));
   }
   // Shared memory: 32 values (one a warp) for each reduction.
-  SmallVector<Type> shared;
-  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
-  if (!host)
-    for (linalg::LinalgOp op : ops)
-      if (isReduction(op))
-        shared.push_back(MemRefType::get(
-            {32}, combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType(),
-            MemRefLayoutAttrInterface(), workgroup));
-  unsigned numRowShared = shared.size();
-  if (tail)
-    shared.append(tail->shared.begin(), tail->shared.end());
-  auto launch = buildKernelLaunch(b, loc, name.getValue(),
-                                  {grid, one, one, threads, one, one}, shared);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  // With no rows (a zero-sized tensor) the one block does nothing; the
-  // condition is the same for all threads of a block, so the barriers
-  // inside stay uniform.
-  auto hasRow = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, launch.getBlockIds().x, rows),
-      false);
-  b.setInsertionPointToStart(&hasRow.getThenRegion().front());
+  RowLaunchStart start =
+      startRowLaunch(b, loc, name.getValue(), ops, grid, threads, rows, tail, /*slots=*/!host);
+  ::mlir::gpu::LaunchOp launch = start.launch;
+  unsigned numRowShared = start.numRowShared;
+  scf::IfOp hasRow = start.hasRow;
   RowEmitter emit(b, loc, layout, host);
   emit.tid = launch.getThreadIds().x;
   emit.blockDim = launch.getBlockSize().x;

@@ -91,16 +91,9 @@ Value emitRowOnChip(OpBuilder &b, StringAttr name, const RowPlan &plan, const La
       break;
     }
   Location loc = plan.ops.back().getLoc();
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Value> rowSizes, colSizes;
-  for (auto [i, r] : llvm::enumerate(first.createLoopRanges(b, loc))) {
-    Value size = getValueOrCreateConstantIndexOp(b, loc, r.size);
-    (layout.isRowDim[i] ? rowSizes : colSizes).push_back(size);
-  }
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value rows = product(b, loc, rowSizes);
-  Value cols = product(b, loc, colSizes);
-  Value grid = arith::MaxUIOp::create(b, loc, rows, one);
+  RowExtent extent = rowExtentOf(b, loc, first, layout);
+  const SmallVector<Value> &rowSizes = extent.rowSizes, &colSizes = extent.colSizes;
+  Value rows = extent.rows, cols = extent.cols, grid = extent.grid, one = extent.one;
   // The block: from the row length, a constant where it is static (the
   // kernel then carries it as its launch bound: ptxas fits the registers).
   std::optional<std::pair<int64_t, int64_t>> bucket;
@@ -123,27 +116,11 @@ Value emitRowOnChip(OpBuilder &b, StringAttr name, const RowPlan &plan, const La
   }
   // Shared memory: 32 slots (a warp's value each) a reduction; none when
   // the block is one warp (the shuffles give every lane the total).
-  SmallVector<Type> shared;
-  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
-  if (staticThreads != 32)
-    for (linalg::LinalgOp op : plan.ops)
-      if (isReduction(op))
-        shared.push_back(MemRefType::get(
-            {32}, combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType(),
-            MemRefLayoutAttrInterface(), workgroup));
-  unsigned numRowShared = shared.size();
-  if (tail)
-    shared.append(tail->shared.begin(), tail->shared.end());
-  auto launch = buildKernelLaunch(b, loc, name.getValue(),
-                                  {grid, one, one, threads, one, one}, shared);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  // No rows (a zero-sized tensor): the one block does nothing; the
-  // condition is uniform in the block, so the barriers inside are too.
-  auto hasRow = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, launch.getBlockIds().x, rows),
-      false);
-  b.setInsertionPointToStart(&hasRow.getThenRegion().front());
+  RowLaunchStart start = startRowLaunch(b, loc, name.getValue(), plan.ops, grid, threads, rows,
+                                        tail, /*slots=*/staticThreads != 32);
+  ::mlir::gpu::LaunchOp launch = start.launch;
+  unsigned numRowShared = start.numRowShared;
+  scf::IfOp hasRow = start.hasRow;
   OnChip oc(b, loc, plan, layout);
   oc.tid = oc.emit.tid = launch.getThreadIds().x;
   oc.blockDim = oc.emit.blockDim = launch.getBlockSize().x;
