@@ -7,6 +7,17 @@
 // only); cp.async copies 4 f32 a chunk.
 // RUN: kfuse-compile %s --emit=ptx --gpu-chip=sm_80 --tf32 | FileCheck %s --check-prefix=PTX
 // RUN: kfuse-compile %s --emit=ptx --gpu-chip=sm_80 | FileCheck %s --check-prefix=OFF
+// TF32 changes results, so what was compiled says so: kernels.json and
+// the library's manifest record it (false without --tf32).
+// RUN: rm -rf %t.dump %t.dump-off
+// RUN: kfuse-compile %s --gpu-chip=sm_80 --tf32 --dump-dir=%t.dump -o %t.dump.ptx
+// RUN: FileCheck %s --check-prefix=JSON-ON < %t.dump/kernels.json
+// RUN: kfuse-compile %s --gpu-chip=sm_80 --dump-dir=%t.dump-off -o %t.dump-off.ptx
+// RUN: FileCheck %s --check-prefix=JSON-OFF < %t.dump-off/kernels.json
+// RUN: kfuse-compile %s --gpu-chip=sm_80 --tf32 --emit=lib -o %t.so
+// RUN: grep -ao "\"tf32\": true" %t.so | FileCheck %s --check-prefix=JSON-ON
+// JSON-ON: "tf32": true
+// JSON-OFF: "tf32": false
 // The numbers: through kf-gpu-emulation-sm80-tf32-pipeline (the mma.sync
 // of tf32 rewritten per lane, its operands cut to TF32's 19 bits as the
 // hardware reads them) against the CPU pipeline; the harness's inputs

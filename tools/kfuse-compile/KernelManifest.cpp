@@ -148,7 +148,7 @@ std::optional<analysis::Poly> kernelFlops(kf::KernelOp kernel, analysis::Symboli
 } // namespace
 
 void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
-                         unsigned blockSize, StringRef chip) {
+                         unsigned blockSize, StringRef chip, bool tf32) {
   // Launch arguments and shared memory, by kernel name, from the outlined
   // gpu.func; the launch itself from the host function's gpu.launch_func.
   llvm::StringMap<llvm::json::Array> arguments;
@@ -246,6 +246,7 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"schema_version", kKernelsSchemaVersion},
                                    {"chip", chip},
+                                   {"tf32", tf32},
                                    {"block_size", blockSize},
                                    {"kernels", std::move(list)}}))
      << "\n";
@@ -274,7 +275,7 @@ llvm::json::Array tensorsOf(TypeRange types) {
 
 void writeProgramManifest(raw_ostream &os, ModuleOp program,
                           ArrayRef<ProgramVariant> variants, unsigned blockSize,
-                          StringRef chip, llvm::json::Object hostCpu) {
+                          StringRef chip, bool tf32, llvm::json::Object hostCpu) {
   llvm::json::Array functions;
   for (auto func : program.getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
@@ -328,6 +329,7 @@ void writeProgramManifest(raw_ostream &os, ModuleOp program,
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"kfuse_manifest", 1},
                                    {"chip", chip},
+                                   {"tf32", tf32},
                                    {"host_cpu", std::move(hostCpu)},
                                    {"block_size", blockSize},
                                    {"functions", std::move(functions)}}))

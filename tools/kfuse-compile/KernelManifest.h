@@ -13,10 +13,11 @@ namespace kfuse {
 /// its name, kind, GPU mapping, ops, launch (grid and block as the host
 /// computes them, numbers or formulas in d0, d1, ...; shared memory),
 /// launch arguments, bytes read and written and FLOPs. `kernels` is the
-/// module after kernel formation, `gpu` the module after outlining.
+/// module after kernel formation, `gpu` the module after outlining; `tf32`:
+/// whether f32 matmuls run on tensor cores as TF32 (it changes results).
 void writeKernelManifest(llvm::raw_ostream &os, mlir::ModuleOp kernels,
                          mlir::ModuleOp gpu, unsigned blockSize,
-                         llvm::StringRef chip);
+                         llvm::StringRef chip, bool tf32);
 
 /// One compiled version of a program: its kernels (the module after kernel
 /// formation) and, when there is no GPU code, why.
@@ -34,7 +35,7 @@ struct ProgramVariant {
 /// was compiled for (name, as requested, LLVM's features).
 void writeProgramManifest(llvm::raw_ostream &os, mlir::ModuleOp program,
                           llvm::ArrayRef<ProgramVariant> variants,
-                          unsigned blockSize, llvm::StringRef chip,
+                          unsigned blockSize, llvm::StringRef chip, bool tf32,
                           llvm::json::Object hostCpu);
 
 } // namespace kfuse

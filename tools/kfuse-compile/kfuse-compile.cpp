@@ -379,7 +379,7 @@ int main(int argc, char **argv) {
     std::string manifest;
     llvm::raw_string_ostream os(manifest);
     kfuse::writeKernelManifest(os, *kernelsStage, *gpuStage, options->blockSize,
-                               options->chip);
+                               options->chip, options->tf32);
     dumps.push_back({"kernels.json", manifest});
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
       return fail("cannot create " + dumpDir + ": " + ec.message());
