@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
+#include "passes/gpu/GpuTarget.h"
 #include "passes/gpu/MatmulKernels.h"
 #include "passes/gpu/PointwiseKernels.h"
 #include "passes/gpu/RowKernels.h"
@@ -245,6 +246,8 @@ struct KfMapKernelsToGpuPass
       return emitError(UnknownLoc::get(ctx))
              << "kf-map-kernels-to-gpu: matmul must be `fastest` or `reference`, got `"
              << matmul << "`";
+    if (std::optional<std::string> why = kfuse::gpu::checkChip(chip))
+      return emitError(UnknownLoc::get(ctx)) << "kf-map-kernels-to-gpu: " << *why;
     return success();
   }
 
