@@ -20,12 +20,17 @@ kfuse's result is checked against torch's before any timing. Rates: GB/s
 (bytes a call: what the row must read and write) against the measured
 device-to-device copy bandwidth, TFLOP/s against the H200's dense peaks
 (989 f16/bf16, 67 f32 without TF32; torch.matmul runs with TF32 off).
-Without PyTorch, inputs come from numpy (checked against numpy where that
-is cheap) and only kfuse is timed. --dry-run (CI, the fake driver of
-test/fake-cuda): tiny sizes, nothing is computed, no timing claims.
+Without PyTorch (or with --no-torch), inputs come from numpy (checked
+against numpy where that is cheap) and only kfuse is timed. --dry-run (CI,
+the fake driver of test/fake-cuda): tiny sizes, nothing is computed, no
+timing claims; where PyTorch is installed its rows still run torch eager
+and torch.compile (backend 'eager': nothing is compiled) through the same
+code as on the GPU, on CPU tensors: the fake driver's device memory is host
+memory, and a CPU-only CI thus runs the torch code a GPU machine runs.
 """
 import argparse
 import ctypes
+import functools
 import glob
 import json
 import os
@@ -173,22 +178,29 @@ def wall(fn, sync, reps):
     return (time.perf_counter() - start) / reps * 1e6  # us a call
 
 
-def torch_or_none(dry):
-    if dry:
-        return None
+def torch_or_none(dry, wanted=True):
+    """(torch, the device its tensors live on), or (None, None). On the fake
+    driver (dry run) the device is the CPU, whatever torch.cuda says: kfuse's
+    "device" pointers are host memory there, and CUDA tensors' would not be."""
+    if not wanted:
+        return None, None
     try:
         import torch
     except ImportError:
-        return None
-    return torch if torch.cuda.is_available() else None
+        return None, None
+    if dry:
+        return torch, "cpu"
+    return (torch, "cuda") if torch.cuda.is_available() else (None, None)
 
 
 class Bench:
     def __init__(self, args):
         self.args = args
-        self.torch = torch_or_none(args.dry_run)
-        if self.torch:
+        self.torch, self.dev = torch_or_none(args.dry_run, not args.no_torch)
+        if self.dev == "cuda":
             self.torch.cuda.init()  # the primary context exists before kfuse's init
+        elif self.dev == "cpu":
+            self.torch.set_num_threads(1)  # tiny tensors; CI's cores are shared
             self.torch.backends.cuda.matmul.allow_tf32 = False
             self.torch.backends.cudnn.allow_tf32 = False
             try:  # one compiled graph a row: more than the default limit of 8
@@ -202,16 +214,25 @@ class Bench:
 
     def ksync(self):
         if self.torch:
-            self.torch.cuda.synchronize()
+            self.tsync()
         self.k.rt.kfuse_rt_synchronize()
 
     def tsync(self):
-        self.torch.cuda.synchronize()
+        if self.dev == "cuda":  # on the CPU (dry run) torch's calls are synchronous
+            self.torch.cuda.synchronize()
+
+    def torch_description(self):
+        if not self.torch:
+            return "not available" if not self.args.no_torch else "not used (--no-torch)"
+        if self.dev == "cpu":
+            return (self.torch.__version__ + " on the CPU (dry run: CPU tensors stand in for "
+                    "CUDA ones; torch.compile with backend 'eager')")
+        return self.torch.__version__
 
     def copy_gbps(self):
         n = (1 << 28) if not self.args.dry_run else (1 << 16)  # f32: 1 GiB
         if self.torch:
-            a = self.torch.empty(n, device="cuda")
+            a = self.torch.empty(n, device=self.dev)
             c = self.torch.empty_like(a)
             us = min(wall(lambda: c.copy_(a), self.tsync, 10) for _ in range(3))
             del a, c
@@ -229,7 +250,7 @@ class Bench:
         t = self.torch
         if t:
             dt = {"f32": t.float32, "f16": t.float16, "bf16": t.bfloat16}[row["dtype"]]
-            xs = [t.randn(s, device="cuda", dtype=dt) for s in row["shapes"]]
+            xs = [t.randn(s, device=self.dev, dtype=dt) for s in row["shapes"]]
             if row["family"] == "add_relu":
                 xs = [x * 2 for x in xs]
             return [(x.data_ptr(), s) for x, s in zip(xs, row["shapes"])], xs
@@ -289,7 +310,7 @@ class Bench:
             if self.torch:
                 t = self.torch
                 ref = self.torch_fn(row, xs)(*xs).float()
-                got = t.empty(result_shape, device="cuda", dtype=xs[0].dtype)
+                got = t.empty(result_shape, device=self.dev, dtype=xs[0].dtype)
                 self.ksync()
                 rt.kfuse_rt_copy_on_device(got.data_ptr(), ptr, nbytes)
                 self.ksync()
@@ -333,50 +354,52 @@ class Bench:
             call()
             out["check_graph"] = self.check(row, call, xs, result_shape)
             rt.kfuse_rt_set_cuda_graphs(b"off")
-        # Methods, warmed once more; graphs on: the capture happens here.
-        methods = {}
-
-        def kfuse(mode):
-            def run():
-                rt.kfuse_rt_set_cuda_graphs(mode)
-                return call
-            return run
-        methods["kfuse_graph_on"] = (kfuse(b"on"), self.ksync)
-        methods["kfuse_graph_off"] = (kfuse(b"off"), self.ksync)
+        # Methods: (kfuse's CUDA-graph mode or None, a call, its sync). Each
+        # call is bound here, its arguments with it (functools.partial): the
+        # lambdas this replaced looked their function up by a name of this
+        # frame when called, and the timing loop below rebound that name, so
+        # torch eager ended up calling itself (TypeError on the H200).
+        methods = {"kfuse_graph_on": (b"on", call, self.ksync),
+                   "kfuse_graph_off": (b"off", call, self.ksync)}
         if self.torch:
-            f = self.torch_fn(row, xs)
-            methods["torch_eager"] = (lambda: (lambda: f(*xs)), self.tsync)
+            eager = self.torch_fn(row, xs)
+            methods["torch_eager"] = (None, functools.partial(eager, *xs), self.tsync)
             over = time.time() - self.start > 0.6 * self.args.budget_s
             if over:
                 out["compile_note"] = "skipped: past 60% of the time budget"
             else:
                 try:
-                    g = self.torch.compile(f, dynamic=False)
+                    # The dry run traces but compiles nothing (no C++ build
+                    # of CPU kernels, whose times would mean nothing).
+                    backend = "inductor" if self.dev == "cuda" else "eager"
+                    compiled = functools.partial(
+                        self.torch.compile(eager, dynamic=False, backend=backend), *xs)
                     t0 = time.time()
-                    g(*xs)
+                    compiled()
                     self.tsync()
                     out["compile_first_call_s"] = time.time() - t0
-                    methods["torch_compile"] = (lambda: (lambda: g(*xs)), self.tsync)
+                    methods["torch_compile"] = (None, compiled, self.tsync)
                 except Exception as e:  # no compiler toolchain, etc.
                     out["compile_note"] = str(e).splitlines()[0][:200]
+        # Warmed once more; graphs on: the capture happens here.
         before = self.k.stats()
-        fns = {}
-        for m, (prepare, sync) in methods.items():
-            fns[m] = (prepare(), sync)
+        for mode, fn, sync in methods.values():
+            if mode:
+                rt.kfuse_rt_set_cuda_graphs(mode)
             for _ in range(2):
-                fns[m][0]()
+                fn()
             sync()
         # Repetitions: about 0.1 s a measurement, at least 2; rounds
         # interleave the methods (3, or 1 for rows slower than 20 ms a call).
-        one = wall(fns["kfuse_graph_off"][0], self.ksync, 1)
+        one = wall(call, self.ksync, 1)  # graphs off: the last mode set
         reps = 3 if self.args.dry_run else max(2, min(200, int(1e5 / max(one, 1))))
         rounds = 1 if one > 2e4 else 3
-        times = {m: [] for m in fns}
+        times = {m: [] for m in methods}
         for _ in range(rounds):
-            for m, (f, sync) in fns.items():
-                if m.startswith("kfuse"):
-                    rt.kfuse_rt_set_cuda_graphs(b"on" if m == "kfuse_graph_on" else b"off")
-                times[m].append(wall(f, sync, reps))
+            for m, (mode, fn, sync) in methods.items():
+                if mode:
+                    rt.kfuse_rt_set_cuda_graphs(mode)
+                times[m].append(wall(fn, sync, reps))
         rt.kfuse_rt_set_cuda_graphs(b"off")
         rt.kfuse_rt_reset_records()
         after = self.k.stats()
@@ -553,6 +576,8 @@ def main():
     parser.add_argument("--bundle")
     parser.add_argument("--out")
     parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--no-torch", action="store_true",
+                        help="time kfuse alone, as where PyTorch is missing")
     parser.add_argument("--only", help="comma-separated row names or families")
     parser.add_argument("--budget-s", type=float, default=400,
                         help="benchmark rows stop being started past this")
@@ -570,7 +595,7 @@ def main():
         examples = check_examples(args.bundle, args.out)
     bench = Bench(args)
     result = {"dry_run": args.dry_run, "device": bench.k.device,
-              "torch": bench.torch.__version__ if bench.torch else "not available"}
+              "torch": bench.torch_description()}
     result["copy_gbps"] = bench.copy_gbps()
     out_rows = []
     selected = rows("dry" if args.dry_run else args.sizes)

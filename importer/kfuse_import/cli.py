@@ -20,12 +20,14 @@ def _load(path):
     spec = importlib.util.spec_from_file_location("kfuse_import_model", path)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    sys.dont_write_bytecode = True  # no __pycache__/ left beside the user's files
     spec.loader.exec_module(module)
     return module
 
 
 def _pick(module, path, name):
-    """(factory, example_inputs, dynamic_shapes, name) from MODEL.py."""
+    """(factory, example_inputs, dynamic_shapes (a value or a function giving
+    it), name) from MODEL.py; calls none of the model's functions."""
     models = getattr(module, "MODELS", None)
     if name is not None or (models and not hasattr(module, "model")):
         if not models:
@@ -43,9 +45,8 @@ def _pick(module, path, name):
         if not callable(getattr(module, fn, None)):
             raise SystemExit(f"{path} must define {fn}() (or a MODELS dict); see "
                              "kfuse-import --help")
-    dynamic = getattr(module, "dynamic_shapes", None)
     stem = os.path.splitext(os.path.basename(path))[0]
-    return module.model, module.example_inputs, dynamic() if callable(dynamic) else dynamic, stem
+    return module.model, module.example_inputs, getattr(module, "dynamic_shapes", None), stem
 
 
 def _kfuse_run():
@@ -72,7 +73,8 @@ def main(argv, prog="kfuse-import"):
                    help="weights as function arguments (default) or kf.constant values")
     p.add_argument("--entry", metavar="NAME", help="the function's name (default: the model's)")
     p.add_argument("--force", action="store_true",
-                   help="overwrite an output that kfuse-import did not write")
+                   help="overwrite an output that kfuse-import did not write (never the "
+                   "model's source or a file the model read)")
     a = p.parse_args(argv)
     if a.save_inputs and not a.output:
         p.error("--save-inputs needs -o OUT.mlir")
@@ -86,20 +88,27 @@ def main(argv, prog="kfuse-import"):
                 check_output(inputs_dir_for(a.output), [a.model_file], a.force,
                              is_ours=dir_is_ours)
         import torch
+        from .guard import ModelRun
         from .importer import import_module
-        module = _load(a.model_file)
+        watch = ModelRun(a.model_file)  # the model's code: what it reads, a sys.exit()
+        with watch.step("loading it"):
+            module = _load(a.model_file)
         factory, example, dynamic, name = _pick(module, a.model_file, a.model)
-        model = factory()
-        if isinstance(model, torch.nn.Module):
-            model = model.eval()
+        with watch.step("calling its model(), example_inputs() or dynamic_shapes()"):
+            dynamic = dynamic() if callable(dynamic) else dynamic
+            model = factory()
+            if isinstance(model, torch.nn.Module):
+                model = model.eval()
+            inputs = tuple(example())
         origin = os.path.basename(a.model_file) + (f" --model {a.model}" if a.model else "")
-        program = import_module(model, tuple(example()), dynamic_shapes=dynamic,
-                                weights=a.weights, entry=a.entry or name, origin=origin)
+        with watch.step("exporting it (torch.export runs its forward())"):
+            program = import_module(model, inputs, dynamic_shapes=dynamic,
+                                    weights=a.weights, entry=a.entry or name, origin=origin)
         if not a.output:
             sys.stdout.write(program.text)
             return 0
         inputs_dir = program.save(a.output, save_inputs=a.save_inputs, force=a.force,
-                                  protect=[a.model_file])
+                                  protect=watch.files())
     except (UnsupportedOp, OutputRefused, ImportFailure) as e:
         print(f"kfuse-import: error: {e}", file=sys.stderr)
         return 1

@@ -1,7 +1,9 @@
 """Walks a torch.export ExportedProgram and writes its graph as one kf function."""
+import contextlib
 import operator
 import os
 import re
+import traceback
 
 import torch
 
@@ -36,15 +38,48 @@ def decomposition_table():
     return table
 
 
+def user_frames(node):
+    """[(file:line, function, the line's text)] of the user's code that made
+    `node`, outermost first: its stack trace less torch's own frames."""
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in ([^\n]*)\n(?: {4}([^\n]*))?', trace)
+    return [(f"{path}:{line}", function.strip(), text.strip())
+            for path, line, function, text in frames
+            if not os.path.abspath(path).startswith(_TORCH_DIR + os.sep)]
+
+
 def source_line(node):
     """(file:line, the line's text) of the user's code that made `node`:
     the innermost frame of its stack trace outside torch itself."""
-    trace = node.meta.get("stack_trace") or ""
-    frames = re.findall(r'File "([^"]+)", line (\d+), in [^\n]*\n(?: {4}([^\n]*))?', trace)
-    for path, line, text in reversed(frames):
-        if not os.path.abspath(path).startswith(_TORCH_DIR + os.sep):
-            return f"{path}:{line}", text.strip()
-    return None, None
+    frames = user_frames(node)
+    return frames[-1][::2] if frames else (None, None)
+
+
+@contextlib.contextmanager
+def _whole_stack_traces():
+    """While torch.export traces: a node's stack trace keeps every frame from
+    the first forward() on. torch keeps only frames of functions named
+    forward, so an op in a helper function that forward() calls would be
+    reported at forward()'s line, not at its own. _filter_traceback_frames
+    is the hook TracerBase documents for this; where a torch lacks it, its
+    own traces are used."""
+    tracer = torch.fx.proxy.TracerBase
+    original = tracer.__dict__.get("_filter_traceback_frames")
+    if original is None:
+        yield
+        return
+
+    def from_first_forward(self, summary):
+        for i, frame in enumerate(summary):
+            if frame.name == "forward":
+                return traceback.StackSummary.from_list(list(summary)[i:])
+        return original(self, summary)
+
+    tracer._filter_traceback_frames = from_first_forward
+    try:
+        yield
+    finally:
+        tracer._filter_traceback_frames = original
 
 
 class Context:
@@ -207,8 +242,10 @@ def _lower(ctx, node):
 
 def _located(e, node, op_name):
     if e.op is None:
-        where, text = source_line(node)
-        return UnsupportedOp(e.reason, op=op_name, where=where, source=text)
+        frames = user_frames(node)
+        where, _, text = frames[-1] if frames else (None, None, None)
+        return UnsupportedOp(e.reason, op=op_name, where=where, source=text,
+                             callers=frames[-2::-1])
     return e
 
 
@@ -251,6 +288,7 @@ def import_module(module, args, dynamic_shapes=None, weights="args", entry=None,
     """Exports `module` on example `args` with torch.export and returns its
     kf Program (weights as arguments, or with weights='constants' inside)."""
     args = tuple(args)
-    ep = torch.export.export(module, args, dynamic_shapes=dynamic_shapes, strict=strict)
+    with _whole_stack_traces():
+        ep = torch.export.export(module, args, dynamic_shapes=dynamic_shapes, strict=strict)
     entry = entry or type(module).__name__.lower()
     return import_exported(ep, args, weights=weights, entry=entry, origin=origin)

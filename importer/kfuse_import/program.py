@@ -27,9 +27,11 @@ class Program:
 
     def save(self, path, save_inputs=True, force=False, protect=()):
         """Writes PATH (the .mlir) and, with save_inputs, PATH minus .mlir plus
-        .inputs/argN.npy. Refuses to write over a file in `protect` (the
-        model's source), and over an existing file kfuse-import did not write
-        unless force. Each file is written to a temporary and renamed."""
+        .inputs/argN.npy. Never writes over or deletes a file of `protect`
+        (the model's source first, then what it read), not even with force:
+        neither PATH nor anything inside the .inputs folder it replaces.
+        Refuses an existing file or folder kfuse-import did not write unless
+        force. Each file is written to a temporary and renamed."""
         inputs_dir = inputs_dir_for(path)
         check_output(path, protect, force, is_ours=mlir_is_ours)
         if save_inputs:
@@ -45,18 +47,53 @@ def inputs_dir_for(path):
     return base + ".inputs"
 
 
-def _same(a, b):
+def _identity(path, follow=True):
     try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
+        st = os.stat(path) if follow else os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _replaced(path):
+    """What writing PATH removes: PATH itself and, for a real folder (a new
+    OUT.inputs/ replaces the old one whole), everything inside it; a
+    symbolic link is replaced, not what it points to."""
+    yield path
+    if os.path.isdir(path) and not os.path.islink(path):
+        for root, dirs, files in os.walk(path):
+            for name in dirs + files:
+                yield os.path.join(root, name)
 
 
 def check_output(path, protect, force, is_ours):
-    for p in protect:
-        if _same(path, p) or os.path.abspath(path) == os.path.abspath(p):
-            raise OutputRefused(f"{path}: refusing to write over the model's source {p}")
+    """Refuses PATH when writing it would replace or delete a file of
+    `protect` (compared by identity, so a hard link or another spelling of
+    the path is caught too; never allowed), or when it exists, kfuse-import
+    did not write it and there is no force."""
+    protected = {}
+    for p in reversed(list(protect)):  # the first spelling of a file wins
+        key = _identity(p)
+        if key:
+            protected[key] = p
+    source = protect[0] if protect else None
+    for victim in _replaced(path):
+        p = protected.get(_identity(victim, follow=False))
+        if p is None:
+            continue
+        what = "the model's source" if p == source else "a file the model read"
+        never = "kfuse-import never writes or deletes it, not even with --force"
+        if victim == path:
+            raise OutputRefused(f"{path}: refusing to write over {what} {p}; {never}")
+        same = os.path.abspath(victim) == os.path.abspath(p)
+        raise OutputRefused(f"{path}: refusing to replace this folder: it holds {victim}"
+                            + ("" if same else f" (the same file as {p})")
+                            + f", {what}; {never}")
     if os.path.lexists(path) and not is_ours(path) and not force:
+        foreign = _foreign(path) if os.path.isdir(path) and _manifest(path) else None
+        if foreign:  # kfuse-import's folder, and the user's files in it
+            raise OutputRefused(f"{path} holds {', '.join(foreign[:3])}, which kfuse-import "
+                                "did not write; refusing to replace it (--force to replace it)")
         raise OutputRefused(f"{path} exists and was not written by kfuse-import; "
                             "refusing to overwrite it (--force to replace it)")
 
@@ -69,12 +106,35 @@ def mlir_is_ours(path):
         return False
 
 
-def dir_is_ours(path):
+def _manifest(path):
     try:
         with open(os.path.join(path, MANIFEST)) as f:
-            return os.path.isdir(path) and json.load(f).get("generator") == "kfuse-import"
+            manifest = json.load(f)
+        if manifest.get("generator") == "kfuse-import":
+            return manifest
     except (OSError, ValueError, AttributeError):
-        return False
+        pass
+    return None
+
+
+def _foreign(path):
+    """The entries of folder PATH that kfuse-import does not write there: all
+    but its manifest and the argN.npy files the manifest names."""
+    manifest = _manifest(path) or {}
+    try:
+        ours = {MANIFEST} | {a["arg"] + ".npy" for a in manifest.get("args", [])}
+        names = sorted(os.listdir(path))
+    except (OSError, TypeError, KeyError):
+        return ["?"]
+    return [n for n in names if n not in ours or os.path.islink(os.path.join(path, n))
+            or not os.path.isfile(os.path.join(path, n))]
+
+
+def dir_is_ours(path):
+    """A folder kfuse-import wrote: its manifest, and nothing it did not
+    write (a file the user added would go when the folder is replaced)."""
+    return (os.path.isdir(path) and not os.path.islink(path)
+            and _manifest(path) is not None and not _foreign(path))
 
 
 def _write_atomic(path, data):

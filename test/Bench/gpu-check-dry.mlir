@@ -4,8 +4,9 @@
 // run calls every row's fused GPU entry point through the runtime's C API
 // on the fake CUDA driver of test/fake-cuda, with CUDA-graph replay on and
 // off, and writes the table. The fake driver runs no kernel: nothing is
-// checked against PyTorch (not in lit's Python anyway) and the script says
-// its numbers are no timing claims.
+// checked, and the script says its numbers are no timing claims. Here
+// kfuse alone (--no-torch, as where PyTorch is missing);
+// gpu-check-dry-torch.mlir runs the rows' torch code too.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %kfuse_src/bench/gpu_bench.py --build --sizes dry \
 // RUN:   --kfuse-compile %kfuse_obj/bin/kfuse-compile --programs %t/programs | FileCheck %s --check-prefix=BUILD
@@ -14,7 +15,7 @@
 // BUILD: built matmul.so: matmul_f16_32x32, matmul_bf16_32x32, matmul_f32_32x32
 // BUILD: built transpose.so: transpose_f32_64x64
 // BUILD: built add_relu.so: add_relu_f32
-// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda %python %kfuse_src/bench/gpu_bench.py --dry-run \
+// RUN: env KFUSE_CUDA_DRIVER=%fake-cuda %python %kfuse_src/bench/gpu_bench.py --dry-run --no-torch \
 // RUN:   --programs %t/programs --runtime %kfuse_obj/lib/libkfuse_runtime.so --out %t/out \
 // RUN:   | FileCheck %s
 // RUN: %python %s.py %t/out/gpu-check.json | FileCheck %s --check-prefix=JSON
@@ -42,4 +43,4 @@
 //
 // JSON: rows 11, errors 0
 // JSON: every row: graph on and off timed, 1 capture, 9 replays
-// JSON: torch: not available
+// JSON: torch: not used (--no-torch)

@@ -16,4 +16,11 @@
 // CHECK:      int_trunc: UnsupportedOp op=aten.div.Tensor_mode where=refuse.mlir.py:50 reason=integer division with rounding_mode='trunc' (kf has no trunc)
 // CHECK:      uint8: UnsupportedOp op=None where=None reason=input x has dtype torch.uint8, which kf lacks
 // CHECK:      size_as_value: UnsupportedOp op=aten.mul.Tensor where=refuse.mlir.py:60 reason=a tensor size (sym_size_int_1) used as a value
+// An op in a helper function: its own line, and forward()'s as the caller
+// (torch.export records only forward()'s frames; the importer keeps them all).
+// CHECK:      in_helper: UnsupportedOp op=aten.cumsum.default where=refuse.mlir.py:64 reason=kf has no op for it
+// CHECK-NEXT:   message: {{.*}}refuse.mlir.py:64: aten.cumsum.default: kf has no op for it
+// CHECK-NEXT:     return torch.cumsum(x, 0)
+// CHECK-NEXT:   called from {{.*}}refuse.mlir.py:69 in forward: return running_total(x * 2)
+// CHECK-NEXT:   callers: refuse.mlir.py:69 in forward
 // CHECK-NOT:  imported (expected a refusal)

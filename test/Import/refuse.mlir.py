@@ -60,6 +60,15 @@ class SizeAsValue(nn.Module):
         return x * x.shape[0]
 
 
+def running_total(x):
+    return torch.cumsum(x, 0)
+
+
+class InHelper(nn.Module):
+    def forward(self, x):
+        return running_total(x * 2)
+
+
 CASES = [
     ("cumsum", Cumsum(), (torch.randn(4, 3),), None),
     ("embedding", Embedding(), (torch.tensor([1, 2]),), None),
@@ -70,6 +79,7 @@ CASES = [
     ("int_trunc", IntTrunc(), (torch.tensor([7, -7]), torch.tensor([2, 2])), None),
     ("uint8", Bytes(), (torch.tensor([1, 2], dtype=torch.uint8),), None),
     ("size_as_value", SizeAsValue(), (torch.randn(4, 3),), ({0: torch.export.Dim("n", min=2)},)),
+    ("in_helper", InHelper(), (torch.randn(4, 3),), None),
 ]
 
 for name, module, args, dynamic in CASES:
@@ -80,3 +90,6 @@ for name, module, args, dynamic in CASES:
         where = os.path.basename(e.where) if e.where else None
         print(f"{name}: UnsupportedOp op={e.op} where={where} reason={e.reason}")
         print(f"  message: {e}")
+        if e.callers:
+            print("  callers: " + ", ".join(f"{os.path.basename(at)} in {fn}"
+                                           for at, fn, _ in e.callers))
