@@ -48,7 +48,7 @@ Value copyOf(OpBuilder &b, Location loc, Value v) {
       parallel, [](OpBuilder &nb, Location nloc, ValueRange args) {
         linalg::YieldOp::create(nb, nloc, args[0]);
       });
-  copy->setAttr("kf.op", b.getStringAttr("copy"));
+  kfuse::kf::setEagerOpName(copy, "copy");
   return copy.getResult(0);
 }
 
