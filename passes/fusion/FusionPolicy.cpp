@@ -71,8 +71,11 @@ Planner::Planner(const KernelGraph &graph, const FusionOptions &options,
     groups.push_back(group);
     groupOf.push_back(i);
   }
-  for (const Edge &e : g.edges)
+  inEdges.resize(g.nodes.size());
+  for (auto [i, e] : llvm::enumerate(g.edges)) {
     succ[e.producer].push_back(e.consumer);
+    inEdges[e.consumer].push_back(i);
+  }
   for (auto [i, group] : llvm::enumerate(groups))
     group.exits = succ[i];
 }
@@ -368,6 +371,8 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
     for (const Domain &d : group->pointwiseDomains)
       if (!fitsRows(d, rows, full))
         return refuse(Reason::RowMismatch);
+  if (rows && !readsOnlyOwnRows(x, y, *rows, full))
+    return refuse(Reason::OtherRow);
   for (const Separation &sep : separate) {
     unsigned gp = groupOf[sep.producer], gc = groupOf[sep.consumer];
     if ((gp == a && gc == b) || (gp == b && gc == a))

@@ -4,6 +4,7 @@
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "passes/fusion/ElementwiseRuns.h"
 #include "passes/fusion/KernelRegions.h"
 #include "passes/gpu/KernelMapping.h"
 
@@ -182,6 +183,9 @@ void readThroughUnitDimCollapses(Operation *root) {
 
 LogicalResult mergeKernelBodies(Operation *root) {
   readThroughUnitDimCollapses(root);
+  root->walk([](kf::KernelOp kernel) {
+    mergeElementwiseRuns(kernel.getBody().front());
+  });
   IRRewriter rewriter(root->getContext());
   for (bool merged = true; merged;) {
     merged = false;
@@ -224,7 +228,17 @@ LogicalResult mergeKernelBodies(Operation *root) {
   }
   RewritePatternSet patterns(root->getContext());
   linalg::populateElementwiseOpsFusionPatterns(patterns, sameKernel);
-  return applyPatternsGreedily(root, std::move(patterns));
+  // No limit on the rounds: a producer read twice by one op (`v2 = v1 +
+  // v0; v3 = v2 + v1`) only fuses after the operands are deduplicated, one
+  // level of such a DAG per round, so a chain of shared producers takes as
+  // many rounds as it is deep (12 ops exceeded the default 10, and the pass
+  // failed). Each fusion removes an op: the driver ends.
+  GreedyRewriteConfig config;
+  config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
+  if (failed(applyPatternsGreedily(root, std::move(patterns), config)))
+    return root->emitError("kf-form-kernels: merging the ops of the kernels "
+                           "did not converge");
+  return success();
 }
 
 struct KfFormKernelsPass

@@ -42,6 +42,7 @@ private:
   analysis::SymbolicShapes &shapes;
   const Isolation &isolated;
   std::vector<std::vector<unsigned>> succ;
+  std::vector<llvm::SmallVector<unsigned>> inEdges; // edge indices by consumer
   std::vector<Group> groups;
   std::vector<unsigned> groupOf;
   std::vector<KernelKind> kinds; // how each node fuses (see kindOf)
@@ -67,6 +68,10 @@ private:
   bool inlinedInConsumer(const Edge &e) const;
   bool readsOwnRow(const Edge &e) const;
   bool sameReduction(unsigned a, unsigned b) const;
+  std::optional<llvm::SmallVector<unsigned>> ownRow(unsigned n,
+                                                    unsigned rows) const;
+  bool readsOnlyOwnRows(const Group &x, const Group &y, unsigned rows,
+                        std::optional<unsigned> full) const;
   bool chains(unsigned rows, unsigned full) const;
   EdgeDecision reductionsFit(const Group &x, const Group &y,
                              std::optional<unsigned> &rows,

@@ -9,9 +9,42 @@
 //===----------------------------------------------------------------------===//
 #include "passes/fusion/Planner.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 
 namespace kfuse::fusion {
+
+namespace {
+
+/// The loop's position among the loops that are not static 1s.
+unsigned nonUnitIndex(ArrayRef<int64_t> sizes, unsigned loop) {
+  return (unsigned)llvm::count_if(sizes.take_front(loop),
+                                  [](int64_t s) { return s != 1; });
+}
+
+/// For each dim of the value `read` that is not a static 1, the position
+/// (among the loops that are not static 1s) of the loop that indexes it;
+/// nullopt where another expression does (a constant, a sum of dims).
+std::optional<SmallVector<unsigned>>
+nonUnitReads(AffineMap map, ArrayRef<int64_t> loopSizes, Value read) {
+  auto shape = cast<RankedTensorType>(read.getType()).getShape();
+  if (map.getNumResults() != shape.size())
+    return std::nullopt;
+  SmallVector<unsigned> loops;
+  for (auto [expr, size] : llvm::zip(map.getResults(), shape)) {
+    if (size == 1)
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() >= loopSizes.size() ||
+        loopSizes[dim.getPosition()] == 1)
+      return std::nullopt;
+    loops.push_back(nonUnitIndex(loopSizes, dim.getPosition()));
+  }
+  return loops;
+}
+
+} // namespace
 
 /// Whether the consumer of a row reduction reads, at each of its elements,
 /// the reduction's value for that element's row: the result indexed by the
@@ -24,11 +57,6 @@ bool Planner::readsOwnRow(const Edge &e) const {
   auto consumer = dyn_cast<linalg::LinalgOp>(c.op);
   if (!consumer || !e.readMap)
     return false;
-  // The rows' loops, counted among the loops that are not static 1s.
-  auto nonUnitIndex = [](ArrayRef<int64_t> sizes, unsigned loop) {
-    return (unsigned)llvm::count_if(sizes.take_front(loop),
-                                    [](int64_t s) { return s != 1; });
-  };
   SmallVector<unsigned> rows;
   for (auto [i, size] : llvm::enumerate(p.loopSizes))
     if (size != 1 && !llvm::is_contained(p.reducedLoops, (int64_t)i))
@@ -48,6 +76,98 @@ bool Planner::readsOwnRow(const Edge &e) const {
       read.push_back(nonUnitIndex(sizes, dim.getPosition()));
   }
   return read.size() == p.outDomain.size() && read == rows;
+}
+
+/// The loops (among those not static 1s) that say which row of the rows
+/// reduction `rows` a node's element belongs to, in the order of the rows'
+/// dims: the block that owns that row computes the element. Nullopt for a
+/// node no block owns by rows (a chain's scalar) or whose result is not
+/// indexed by its loops in order.
+std::optional<SmallVector<unsigned>> Planner::ownRow(unsigned n,
+                                                     unsigned rows) const {
+  const Node &node = g.nodes[n], &red = g.nodes[rows];
+  auto linalgOp = cast<linalg::LinalgOp>(node.op);
+  SmallVector<unsigned> own;
+  if (node.kind == KernelKind::Reduction && sameReduction(n, rows)) {
+    for (auto [i, size] : llvm::enumerate(node.loopSizes))
+      if (size != 1 && !llvm::is_contained(node.reducedLoops, (int64_t)i))
+        own.push_back(nonUnitIndex(node.loopSizes, i));
+    return own;
+  }
+  // Ops over a reduction's space are computed element by element: the
+  // result must be indexed by the loops, in order.
+  std::optional<SmallVector<unsigned>> writes = nonUnitReads(
+      linalgOp.getIndexingMapMatchingResult(node.op->getResult(0)),
+      node.loopSizes, node.op->getResult(0));
+  if (!writes || !llvm::equal(*writes, llvm::seq<unsigned>(0, writes->size())))
+    return std::nullopt;
+  const Domain &domain = domainOf(n);
+  if (domain == red.domain) {
+    for (auto [i, size] : llvm::enumerate(red.loopSizes))
+      if (size != 1 && !llvm::is_contained(red.reducedLoops, (int64_t)i))
+        own.push_back(nonUnitIndex(red.loopSizes, i));
+    return own;
+  }
+  if (domain == red.outDomain) // a full reduction's one row: the scalar
+    return llvm::to_vector(llvm::seq<unsigned>(0, domain.size()));
+  return std::nullopt;
+}
+
+/// Whether every op of the kernel formed by groups x and y that reads a
+/// value computed from the rows reduction `rows` reads it at its own row:
+/// the row mapping gives each row to one block, and a block sees no other
+/// block's reductions before they are written. The read is followed
+/// through the ops in between, whatever their index maps (a transpose, a
+/// broadcast), so `s + s.T` of a row sum `s` on a square matrix, where
+/// element [i, j] reads row j's sum, is refused although each edge alone
+/// reads in place. The full reduction of a chain (and what reads it) is
+/// combined after every row, by the last block: not checked here.
+bool Planner::readsOnlyOwnRows(const Group &x, const Group &y,
+                               unsigned rows,
+                               std::optional<unsigned> full) const {
+  llvm::DenseSet<unsigned> inside;
+  inside.insert(x.nodes.begin(), x.nodes.end());
+  inside.insert(y.nodes.begin(), y.nodes.end());
+  SmallVector<unsigned> order(inside.begin(), inside.end());
+  llvm::sort(order); // program order: producers first
+  auto isFinal = [&](unsigned n) {
+    return full && g.nodes[n].kind == KernelKind::Reduction &&
+           sameReduction(n, *full);
+  };
+  // For each node computed from a row's reductions: which of its result's
+  // (non-unit) dims hold that row's coordinates, in order.
+  llvm::DenseMap<unsigned, SmallVector<unsigned>> rowDims;
+  for (unsigned n : order) {
+    if (isFinal(n))
+      continue;
+    const Node &node = g.nodes[n];
+    bool member = node.kind == KernelKind::Reduction && sameReduction(n, rows);
+    std::optional<SmallVector<unsigned>> own;
+    for (unsigned e : inEdges[n]) {
+      const Edge &edge = g.edges[e];
+      auto it = rowDims.find(edge.producer);
+      if (!inside.contains(edge.producer) || it == rowDims.end())
+        continue;
+      // Through a reshape or slice the element read is not followed.
+      if (edge.throughReshape || (!own && !(own = ownRow(n, rows))))
+        return false;
+      std::optional<SmallVector<unsigned>> loops = nonUnitReads(
+          edge.readMap, g.nodes[n].loopSizes, edge.read);
+      if (!loops)
+        return false;
+      for (auto [r, dim] : llvm::enumerate(it->second))
+        if (dim >= loops->size() || (*loops)[dim] != (*own)[r])
+          return false;
+    }
+    // A reduction's result dims are its rows'; another op's result is
+    // indexed by its loops, in order (ownRow).
+    if (member)
+      rowDims[n] = llvm::to_vector(
+          llvm::seq<unsigned>(0, (unsigned)node.outDomain.size()));
+    else if (own)
+      rowDims[n] = *own;
+  }
+  return true;
 }
 
 bool Planner::sameReduction(unsigned a, unsigned b) const {

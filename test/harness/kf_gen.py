@@ -188,7 +188,7 @@ class Program(NewOps):
         kinds += ["slice", "siblings"] + POINTWISE_NEW_KINDS
         if not self.pointwise_only:
             kinds += ["permute_use", "contiguous", "reduction_chain", "unit_reshape",
-                      "small_reduction"] + [k for k in NEW_KINDS if k not in POINTWISE_NEW_KINDS]
+                      "small_reduction", "read_back"] + [k for k in NEW_KINDS if k not in POINTWISE_NEW_KINDS]
         kind = rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
@@ -477,6 +477,31 @@ class Program(NewOps):
             spec[self.rng.randrange(len(spec))] = -1
         return self.emit(f"kf.reshape {x.name} [{', '.join(map(str, spec))}] : {x.type()}",
                          shape, x.dtype, tshape)
+
+    def op_read_back(self):
+        """Issue 27: a reduction of a square value read back transposed
+        (`s + s.T` of `s = x.sum(1, keepdim=True)`, `x + s.T` of a column
+        sum), perhaps through elementwise ops: element [i, j] needs row j's
+        result, which a row kernel computes in another block. Square on
+        purpose: only there do the iteration spaces agree, so that fusion
+        is tempted (4x7 never was)."""
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) == 2 and v.shape[0] == v.shape[1]
+                      and v.dtype in FLOATS)
+        if x is None or rng.random() < 0.5:
+            n = rng.choice([2, 3, 4, 5, 8])
+            x = self.new_arg([n, n], rng.choice(["f32", "f32", "f16", "f64"]),
+                             static=rng.random() < 0.7)
+        if rng.random() < 0.4:
+            x = self.op_unary(x)
+        s = self.op_reduce(x, rng.choice(["sum", "sum", "max", "min", "mean"]),
+                           [rng.choice([0, 1])], True)
+        for _ in range(rng.choice([0, 0, 1])):
+            s = self.op_unary(s)
+        t = self.emit(f"kf.transpose {s.name} [1, 0] : {s.type()}",
+                      s.shape[::-1], s.dtype, s.tshape[::-1])
+        self.views.add(t.name)
+        return self.op_binary(t, s if rng.random() < 0.5 else x)
 
     def op_small_reduction(self):
         """A reduction over a last dim of 2 to 8: pairwise squared distances
