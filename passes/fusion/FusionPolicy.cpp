@@ -373,6 +373,19 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
         return refuse(Reason::RowMismatch);
   if (rows && !readsOnlyOwnRows(x, y, *rows, full))
     return refuse(Reason::OtherRow);
+  if (x.hasSmallReduction || y.hasSmallReduction) {
+    // Each family of small reductions, once (a few per kernel).
+    SmallVector<unsigned> families;
+    for (const Group *group : {&x, &y})
+      for (unsigned n : group->nodes)
+        if (isSmallReduction(n) &&
+            llvm::none_of(families,
+                          [&](unsigned f) { return sameReduction(f, n); }))
+          families.push_back(n);
+    for (unsigned f : families)
+      if (!readsOnlyOwnRows(x, y, f, std::nullopt))
+        return refuse(Reason::OtherRow);
+  }
   for (const Separation &sep : separate) {
     unsigned gp = groupOf[sep.producer], gc = groupOf[sep.consumer];
     if ((gp == a && gc == b) || (gp == b && gc == a))

@@ -88,7 +88,10 @@ std::optional<SmallVector<unsigned>> Planner::ownRow(unsigned n,
   const Node &node = g.nodes[n], &red = g.nodes[rows];
   auto linalgOp = cast<linalg::LinalgOp>(node.op);
   SmallVector<unsigned> own;
-  if (node.kind == KernelKind::Reduction && sameReduction(n, rows)) {
+  if (node.kind == KernelKind::Reduction) {
+    // Another family's reduction reading them combines other rows.
+    if (!sameReduction(n, rows))
+      return std::nullopt;
     for (auto [i, size] : llvm::enumerate(node.loopSizes))
       if (size != 1 && !llvm::is_contained(node.reducedLoops, (int64_t)i))
         own.push_back(nonUnitIndex(node.loopSizes, i));
@@ -121,7 +124,10 @@ std::optional<SmallVector<unsigned>> Planner::ownRow(unsigned n,
 /// broadcast), so `s + s.T` of a row sum `s` on a square matrix, where
 /// element [i, j] reads row j's sum, is refused although each edge alone
 /// reads in place. The full reduction of a chain (and what reads it) is
-/// combined after every row, by the last block: not checked here.
+/// combined after every row, by the last block: not checked here. A small
+/// reduction (unrolled in a thread per result) is checked the same way,
+/// each of its results being a row: `s.T - x` of a column sum `s` over 2
+/// rows read, in the thread of [i, j], the sum another thread computes.
 bool Planner::readsOnlyOwnRows(const Group &x, const Group &y,
                                unsigned rows,
                                std::optional<unsigned> full) const {

@@ -78,3 +78,24 @@ func.func @own_row_through_transposes(%x: tensor<16x16xf32>) -> tensor<16x16xf32
   %y = kf.add %x, %u : tensor<16x16xf32>, tensor<16x1xf32>
   return %y : tensor<16x16xf32>
 }
+
+// A small reduction (a column sum over 2 rows, unrolled in a thread per
+// result) read back transposed: the thread of [i, j] read the sum that
+// the thread of column i computes. Found by the emulated GPU fuzzing
+// (seed 2702): nan and -inf against numpy's values. Checked on the CPU
+// against numpy and through the GPU mappings run as host loops.
+// CHECK-LABEL: function @small_column_sum_read_back
+// CHECK: (transpose -> sub): other-row
+// RUN: %run-check %t.so --input "arg0=f32[2x2]" \
+// RUN:   --expect "np.cos(((1 / arg0.sum(0, keepdims=True)).T - arg0).sum(1, keepdims=True))" \
+// RUN:   -- --entry small_column_sum_read_back --device=cpu --repeat=0 | FileCheck %s --check-prefix=NUMBERS
+// RUN: %fusion-diff --candidate=--kf-gpu-emulation-pipeline %s
+func.func @small_column_sum_read_back(%x: tensor<2x2xf32>) -> tensor<2x1xf32> {
+  %s = kf.sum %x dims [0] keepdim : tensor<2x2xf32>
+  %r = kf.reciprocal %s : tensor<1x2xf32>
+  %t = kf.transpose %r [1, 0] : tensor<1x2xf32>
+  %d = kf.sub %t, %x : tensor<2x1xf32>, tensor<2x2xf32>
+  %e = kf.sum %d dims [1] keepdim : tensor<2x2xf32>
+  %c = kf.cos %e : tensor<2x1xf32>
+  return %c : tensor<2x1xf32>
+}
