@@ -21,6 +21,7 @@ and the harness passes the concrete sizes (`dims`, in the order of the `?`
 in the argument list: kf's size symbols d0, d1, ...).
 """
 
+import os
 import math
 import re
 
@@ -119,6 +120,11 @@ TO_END = 9223372036854775807
 # would be exempt from the mapping invariant (Program.gpu_unmappable).
 NO_GPU_MAPPING = []
 
+# Issue 27's reductions read back transposed (op_read_back), for campaigns
+# on fresh seeds: KF_GEN_READ_BACK=1. Off by default so that the programs of
+# the seeds the test suite pins stay the ones it was checked on.
+READ_BACK = os.environ.get("KF_GEN_READ_BACK") == "1"
+
 
 class Program(NewOps):
     def __init__(self, rng, name, nops, pointwise_only=False, dynamic=0.3):
@@ -188,7 +194,7 @@ class Program(NewOps):
         kinds += ["slice", "siblings"] + POINTWISE_NEW_KINDS
         if not self.pointwise_only:
             kinds += ["permute_use", "contiguous", "reduction_chain", "unit_reshape",
-                      "small_reduction", "read_back"] + [k for k in NEW_KINDS if k not in POINTWISE_NEW_KINDS]
+                      "small_reduction"] + (["read_back"] if READ_BACK else []) + [k for k in NEW_KINDS if k not in POINTWISE_NEW_KINDS]
         kind = rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
