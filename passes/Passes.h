@@ -15,8 +15,9 @@ namespace kfuse {
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 
-/// kf-decompose's rewrites, also run at the start of kf-to-linalg.
-void populateKfDecomposePatterns(mlir::RewritePatternSet &patterns);
+/// kf-decompose's rewrites, also run at the start of kf-to-linalg;
+/// `f64Moments` as kf-decompose's option.
+void populateKfDecomposePatterns(mlir::RewritePatternSet &patterns, bool f64Moments = false);
 
 /// The named pipelines (kf-cpu-pipeline, kf-gpu-pipeline,
 /// kf-host-runtime-pipeline) and how they are built: passes/Pipelines.h.

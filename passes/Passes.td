@@ -4,6 +4,12 @@
 
 include "mlir/Pass/PassBase.td"
 
+// Shared by kf-decompose and kf-to-linalg (which runs its rewrites first).
+defvar KfF64MomentsOption =
+  Option<"f64Moments", "f64-moments", "bool", "false",
+         "take the moments of layer_norm, rms_norm, var and std of f32, f16 and bf16 in f64 "
+         "(the CPU pipelines; the GPU keeps f32)">;
+
 def KfDecompose : Pass<"kf-decompose"> {
   let summary = "Rewrite kf composites (softmax, log_softmax, layer_norm) into primitives";
   let description = [{
@@ -32,7 +38,16 @@ def KfDecompose : Pass<"kf-decompose"> {
     result is cast back. The max that shifts a softmax is marked
     `kf.stable_shift` (over an empty dim it may be -inf; nothing reads it);
     a softmax over a static empty dim is its (empty) input.
+
+    With `f64-moments` (the CPU pipelines set it) the moments of
+    layer_norm, rms_norm, var and std of f32, f16 and bf16 inputs are taken
+    in f64 and the result rounded once, as PyTorch's CPU var accumulates in
+    double: variances past f32's range (values past 1.8e19) do not
+    overflow, and a row of n copies of 0.7 has mean 0.7 exactly, so
+    layer_norm gives 0. Without it (the GPU, as PyTorch's CUDA kernels) f32
+    inputs keep f32.
   }];
+  let options = [KfF64MomentsOption];
   let dependentDialects = ["::kfuse::kf::KfDialect",
                            "::mlir::tensor::TensorDialect"];
 }
@@ -58,7 +73,8 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
     `arith.constant` (a splat of more than 2^16 elements is instead written
     by a `linalg.generic` tagged "constant", as `torch.full` launches one:
     it stays a splat, where a global would hold every element). Composites are decomposed first (as `kf-decompose`)
-    and broadcast_to is read through by its elementwise consumers.
+    and broadcast_to is read through by its elementwise consumers
+    (`f64-moments` as for `kf-decompose`).
 
     Broadcasting is expressed with indexing maps: a static size-1 dim that
     stretches is collapsed away (`tensor.collapse_shape`, no data moved) and
@@ -83,6 +99,7 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
     } -> tensor<4x8xf32>
     ```
   }];
+  let options = [KfF64MomentsOption];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
@@ -349,6 +366,26 @@ def KfCompensatedSums : Pass<"kf-compensated-sums"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def KfHostMath : Pass<"kf-host-math", "mlir::ModuleOp"> {
+  let summary = "tanh, expm1 and rsqrt of f32, f16 and bf16 in f64 arithmetic, for the CPU";
+  let description = [{
+    Replaces `math.tanh`, `math.expm1` and `math.rsqrt` whose operands
+    (scalars or vectors) are f32, f16 or bf16 by branch-free f64 arithmetic
+    that vectorizes: expm1 by Cody-Waite reduction and a Taylor series,
+    tanh(x) = sign(x) t / (t + 2) with t = expm1(2|x|), rsqrt as 1 / sqrt(x),
+    each rounded once to the operand's type (within 0.5 ulp of the exact
+    value but for inputs within about 1e-15 of a rounding tie; libm's tanhf
+    was 2.2 ulp off, the f32 1 / sqrt(x) 1.47). Tiny and denormal inputs of
+    tanh and expm1 give themselves, NaN stays NaN. An f64 expm1 becomes a
+    call of libm's `expm1` (math-to-llvm would write `exp(x) - 1`); f64 tanh
+    is left to libm. The CPU lowering runs it first.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def KfInlineKernels : Pass<"kf-inline-kernels"> {
@@ -759,6 +796,160 @@ def KfHostKernelAbi : Pass<"kf-host-kernel-abi", "mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def KfFloat64Reference : Pass<"kf-float64-reference", "mlir::ModuleOp"> {
+  let summary = "The program in float64, with the scale of its working-precision error";
+  let description = [{
+    The reference that `kfuse-run --check` compares a run with. Every f16,
+    bf16 and f32 tensor of each function (arguments, results, every op's
+    value) becomes f64, so the program computes in float64; the roundings
+    the program asks for stay: an explicit `kf.cast` to f16, bf16 or f32
+    rounds to that dtype and widens back, an f32 constant keeps its f32
+    value (rms_norm's default eps is its input dtype's). Composites are
+    written out first (as `kf-decompose`), except softmax, log_softmax,
+    argmax and argmin, whose scales need the whole op. Integer and bool
+    tensors keep their dtype.
+
+    With `bounds` (the default), each function also returns, after its
+    values, one f64 tensor a result: the scale of the error the program
+    makes in its working precision, element by element (running error
+    analysis, passes/utils/ErrorRules.cpp). Each op adds its own rounding
+    (`u |v|`, u the unit roundoff of its dtype; a few u for division and
+    square roots, 8 ulps for transcendental functions; f16 and bf16 compute
+    in f32 and round once) to its operands' scales carried through it,
+    which add elementwise whatever their correlation; over the n terms of a
+    sum or a matmul, roundings are taken as independent and add in
+    quadrature (`u sqrt(n) (sqrt(sum x^2) + |sum x|)`; the worst case,
+    `(n-1) u sum |x|`, grows sqrt(n) times faster and left the scales of
+    deep programs useless), a matmul's from row and column norms (no
+    matmul but the program's). softmax's scale is shift-invariant (the
+    max's error cancels), so a one-hot row of large scores is exact. kfuse-run
+    allows 8 times the scale (`kReach`); where an op may jump within that
+    reach (a comparison, floor, a cast to an integer, argmax, a `where`
+    whose condition may flip) the jump is added, and a pole (1/x, log,
+    rsqrt) or an overflow within reach gives an infinite scale (such
+    elements are not judged).
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+      %s = kf.add %x, %y : tensor<4xf32>, tensor<4xf32>
+      return %s : tensor<4xf32>
+    }
+    ```
+    After (`bounds`):
+    ```mlir
+    func.func @f(%x: tensor<4xf64>, %y: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {
+      %s = kf.add %x, %y : tensor<4xf64>, tensor<4xf64>
+      %e = ... 2^-24 |%s| (+inf past f32's largest value, 0 where %s is infinite)
+      return %s, %e : tensor<4xf64>, tensor<4xf64>
+    }
+    ```
+
+    Refused, with the op's location: an op that is not a kf op (a
+    hand-written `kf.kernel`, a call, control flow), since only straight-line
+    kf programs have a reference.
+  }];
+  let options = [
+    Option<"bounds", "bounds", "bool", "true",
+           "also return each result's error scale (else: only the float64 values)">,
+    Option<"tf32", "tf32", "bool", "false",
+           "f32 matmuls run as TF32 (kfuse-compile --tf32): their scale allows it">,
+  ];
+  let dependentDialects = ["::kfuse::kf::KfDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def KfPlantMutation : Pass<"kf-plant-mutation", "mlir::ModuleOp"> {
+  let summary = "Test only: plant a known bug in the first kernel that has a place for it";
+  let description = [{
+    For the tests of `kfuse-run --check` (which must catch it): runs after
+    kf-form-kernels and changes one `linalg.generic` inside a `kf.kernel`
+    of each function, the first in program order that has a place for the
+    chosen `kind`:
+
+    - `off-by-one`: an input read along a parallel dim of static size
+      n >= 2 reads the next element, `(d + 1) mod n`, instead of `d`;
+    - `drop-term`: an elementwise float `arith.addf` yields its first
+      operand (the second term is dropped);
+    - `f16-accumulator`: a float sum (`out = addf(out, term)` over a
+      reduction dim) rounds its running sum to f16 at every step.
+
+    kfuse-compile plants it in the fused version only (`--plant-mutation`,
+    a hidden option), so that the unfused run stays right. A function with
+    no such place is refused, so that a test cannot pass vacuously.
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", "\"\"",
+           "off-by-one, drop-term or f16-accumulator">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def KfSplitDeallocs : Pass<"kf-split-deallocs"> {
+  let summary = "Split a dealloc of distinct allocations into one dealloc each";
+  let description = [{
+    Runs between ownership-based-buffer-deallocation and
+    buffer-deallocation-simplification (kfuse's deallocation passes,
+    addDeallocationPasses). Ownership-based deallocation frees a block's
+    buffers at its end with one `bufferization.dealloc` of all of them, and
+    the simplification asks for every pair of them whether they may alias:
+    quadratic in the number of kernels of a program. A dealloc whose
+    memrefs are each the result of their own `memref.alloc` (listed once)
+    frees distinct allocations, which cannot alias: it becomes one dealloc
+    per memref, each with the same retained list, the retained values'
+    updated conditions or-ed (what the simplification's split would give).
+    Any other dealloc is left as it is.
+
+    Before:
+    ```mlir
+    %0 = bufferization.dealloc (%a, %b : memref<8xf32>, memref<8xf32>)
+           if (%true, %true) retain (%r : memref<8xf32>)
+    ```
+    After:
+    ```mlir
+    %0 = bufferization.dealloc (%a : memref<8xf32>) if (%true) retain (%r : memref<8xf32>)
+    %1 = bufferization.dealloc (%b : memref<8xf32>) if (%true) retain (%r : memref<8xf32>)
+    %2 = arith.ori %0, %1 : i1
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
+def KfSinkLaunchConstants : Pass<"kf-sink-launch-constants"> {
+  let summary = "Clone the constants a gpu.launch uses into its body";
+  let description = [{
+    Runs in the Gpu stage before upstream's
+    gpu-launch-sink-index-computations, which sinks constants as well but
+    walks all uses of a value for each launch that reads it: a constant
+    shared by N launches costs N^2. Here each launch walks its own body:
+    every constant-like op defined outside the launch and used inside is
+    cloned once into the body's entry block and the body's uses read the
+    clone. The original stays for its other users (canonicalization erases
+    it when none is left).
+
+    Before:
+    ```mlir
+    %zero = arith.constant 0.0 : f32
+    gpu.launch ... {
+      %r = arith.maximumf %x, %zero : f32
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    %zero = arith.constant 0.0 : f32
+    gpu.launch ... {
+      %zero_0 = arith.constant 0.0 : f32
+      %r = arith.maximumf %x, %zero_0 : f32
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 #endif // KFUSE_PASSES_TD

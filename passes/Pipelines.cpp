@@ -44,6 +44,18 @@ static std::unique_ptr<Pass> createMathToFuncs() {
   return createConvertMathToFuncs(options);
 }
 
+/// scf to cf without the conversion driver's rollback: each loop lowered
+/// splits its block, moving every op after it, and with rollback on each
+/// move is recorded until the pass ends, so memory grows with the square of
+/// the loops in a block (a fused kernel of 1,000 ops: 1.6 GB, against
+/// 0.2 GB without; the same IR). Its patterns match on the op alone and
+/// succeed once they rewrite, so there is nothing to roll back.
+static std::unique_ptr<Pass> createScfToCf() {
+  SCFToControlFlowPassOptions options;
+  options.allowPatternRollback = false;
+  return createSCFToControlFlowPass(options);
+}
+
 /// Bufferization across function boundaries with identity layouts.
 static std::unique_ptr<Pass> createBufferize() {
   bufferization::OneShotBufferizePassOptions options;
@@ -55,15 +67,17 @@ static std::unique_ptr<Pass> createBufferize() {
 
 void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) {
   if (dealloc) {
-    bufferization::buildBufferDeallocationPipeline(
-        pm, bufferization::BufferDeallocationPipelineOptions());
+    addDeallocationPasses(pm);
     pm.addPass(createConvertBufferizationToMemRefPass()); // its clones
   }
+  // tanh and expm1 in f64 arithmetic (libm's tanhf is 2.2 ulp off; upstream
+  // lowers expm1 to exp(x) - 1), before anything lowers math ops.
+  pm.addPass(createKfHostMath());
   pm.addPass(createKfCompensatedSums());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createScfToCf());
   // A vector.transpose (the host's transposes, 8 x 8 blocks in registers)
   // as one shufflevector, which LLVM's x86 backend turns into unpack and
   // permute instructions; the default, element by element, is 64 extracts
@@ -87,9 +101,20 @@ void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) 
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void kfuse::buildCpuPipeline(OpPassManager &pm,
-                             const fusion::FusionOptions &fusion) {
-  pm.addPass(createKfToLinalg());
+/// kf-to-linalg for `target`: on the CPU, layer_norm's, rms_norm's, var's
+/// and std's moments of f32 are taken in f64, as PyTorch's CPU var does;
+/// the GPU keeps f32, as PyTorch's CUDA kernels.
+static std::unique_ptr<Pass> createKfToLinalgFor(Target target) {
+  KfToLinalgOptions options;
+  options.f64Moments = target == Target::Host;
+  return createKfToLinalg(options);
+}
+
+void kfuse::buildCpuPipeline(OpPassManager &pm, const fusion::FusionOptions &fusion,
+                             bool f64Moments) {
+  KfToLinalgOptions toLinalg;
+  toLinalg.f64Moments = f64Moments;
+  pm.addPass(createKfToLinalg(toLinalg));
   pm.addPass(createKfFormKernels(fusion::toPassOptions(fusion)));
   pm.addPass(createKfInlineKernels());
   pm.addPass(createCanonicalizerPass());
@@ -108,7 +133,7 @@ void kfuse::addLaunchPasses(OpPassManager &pm, const PipelineOptions &options) {
 /// with 64-bit indices so that more than 2^31 elements are addressable.
 static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createScfToCf());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = kfuse::gpu::kPtxFeatures;
@@ -149,10 +174,13 @@ void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
   bool host = options.target == Target::Host;
   switch (stage) {
   case Stage::Linalg:
-    pm.addPass(createKfToLinalg());
+    pm.addPass(createKfToLinalgFor(options.target));
     return;
   case Stage::Kernels:
     pm.addPass(createKfFormKernels(fusion::toPassOptions(options.fusion)));
+    // A known bug in the fused kernels, for the tests of kfuse-run --check.
+    if (options.fusion.enabled && !options.mutation.empty())
+      pm.addPass(createKfPlantMutation(KfPlantMutationOptions{options.mutation}));
     return;
   case Stage::Gpu:
     // Each kernel becomes one gpu.launch named after it, then a gpu.func;
@@ -161,7 +189,9 @@ void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
     // Constants and index math (sizes, strides) move into the launches, so
     // the kernels see them as constants: relu's zero is an immediate of one
     // max, not a parameter whose NaN and signed-zero cases must be kept,
-    // and a division by a static size is a multiply.
+    // and a division by a static size is a multiply. Constants first, by
+    // kfuse's linear-time pass (KfSinkLaunchConstants.cpp says why).
+    pm.addPass(createKfSinkLaunchConstants());
     pm.addPass(createGpuLaunchSinkIndexComputationsPass());
     pm.addPass(createGpuKernelOutliningPass());
     pm.addPass(createKfDeviceBuffers());
@@ -232,9 +262,10 @@ void kfuse::registerKfusePipelines() {
           return failure();
         PipelineOptions options;
         options.fusion = *fusion;
+        options.f64Moments = cl.f64Moments;
         return options;
       },
       [](OpPassManager &pm, const PipelineOptions &options) {
-        buildCpuPipeline(pm, options.fusion);
+        buildCpuPipeline(pm, options.fusion, options.f64Moments);
       });
 }

@@ -47,6 +47,13 @@ struct PipelineOptions {
   /// kf-map-kernels-to-gpu's `tf32`): off by default, as PyTorch's
   /// allow_tf32 for matmuls.
   bool tf32 = false;
+  /// kf-cpu-pipeline only: the moments of layer_norm, rms_norm, var and std
+  /// in f64 (kf-to-linalg's f64-moments, the CPU's numbers); false gives
+  /// the GPU's f32 moments, the reference its emulation is compared with.
+  bool f64Moments = true;
+  /// Test only (kfuse-compile --plant-mutation): kf-plant-mutation's kind,
+  /// planted in the fused version after kernel formation; empty: none.
+  std::string mutation;
 };
 
 /// `options` when kfuse can build them: the chip is one kfuse emits PTX for
@@ -74,6 +81,10 @@ void addLaunchPasses(mlir::OpPassManager &pm, const PipelineOptions &options);
 void addGpuMappingPasses(mlir::OpPassManager &pm,
                          const PipelineOptions &options);
 
+/// Upstream's buffer-deallocation-pipeline, with kf-split-deallocs before
+/// its simplification (quadratic in the buffers of a block otherwise).
+void addDeallocationPasses(mlir::OpPassManager &pm);
+
 /// Buffers to LLVM for the host CPU, shared by the CPU pipeline, the host
 /// runtime and the GPU emulation. Without `dealloc` when deallocation
 /// already ran; `gpuHost` lowers the host side of launches and device
@@ -84,7 +95,7 @@ void addCpuLoweringPasses(mlir::OpPassManager &pm, bool dealloc, bool gpuHost);
 /// the GPU (so the CPU runs the same fused computations), spliced back in
 /// place, bufferized, lowered.
 void buildCpuPipeline(mlir::OpPassManager &pm,
-                      const fusion::FusionOptions &fusion);
+                      const fusion::FusionOptions &fusion, bool f64Moments = true);
 
 //===----------------------------------------------------------------------===//
 // The named pipelines' options: the fusion switches with the names and
@@ -173,7 +184,12 @@ struct GpuPipelineOptions : FusionPipelineOptions<GpuPipelineOptions> {
 };
 
 /// kf-cpu-pipeline: the fusion switches.
-struct CpuPipelineOptions : FusionPipelineOptions<CpuPipelineOptions> {};
+struct CpuPipelineOptions : FusionPipelineOptions<CpuPipelineOptions> {
+  Option<bool> f64Moments{
+      *this, "f64-moments",
+      llvm::cl::desc("moments of layer_norm, rms_norm, var, std in f64 (false: f32, as the GPU)"),
+      llvm::cl::init(true)};
+};
 
 /// Registers a pipeline whose textual options (`CLOptions`) become checked
 /// PipelineOptions through `toOptions`; a refusal is reported where the

@@ -155,6 +155,28 @@ config.substitutions.append(
 if shutil.which("dot"):
     config.available_features.add("graphviz")
 
+# Root's file-system powers that test/Runtime/output-commit.mlir uses to make
+# a rename fail (chattr +i and +a, setpriv dropping CAP_FOWNER, strace to stop
+# between two renames): on a machine or file system without them the test is
+# unsupported rather than failed.
+def can_make_immutable():
+    import tempfile
+    if not all(shutil.which(t) for t in ("chattr", "setpriv", "strace")):
+        return False
+    probe = tempfile.NamedTemporaryFile(dir=config.test_exec_root, delete=False)
+    probe.close()
+    try:
+        ok = subprocess.run(["chattr", "+i", probe.name], capture_output=True).returncode == 0
+        subprocess.run(["chattr", "-i", probe.name], capture_output=True)
+        return ok
+    finally:
+        os.unlink(probe.name)
+
+
+os.makedirs(config.test_exec_root, exist_ok=True)
+if can_make_immutable():
+    config.available_features.add("immutable-files")
+
 # kfuse-run's compile cache: the tests' own, under the build tree, never the
 # user's ~/.cache (tests that test the cache's location unset or set it).
 config.environment["KFUSE_CACHE_DIR"] = os.path.join(config.test_exec_root, "kfuse-cache")

@@ -186,11 +186,11 @@ def Kf_Log1pOp : Kf_UnaryOp<"log1p", "FloatOrF32", "log1p"> {
 }
 def Kf_Expm1Op : Kf_UnaryOp<"expm1", "FloatOrF32", "expm1"> {
   let description = [{
-    `exp(x) - 1`, accurate for small `x`: for `|x| < 0.5` it is computed as
-    `2t / (1 - t)` with `t = tanh(x / 2)` (no cancellation), otherwise as
-    `exp(x) - 1`, on the CPU and the GPU alike (upstream's lowering to LLVM
-    writes `exp(x) - 1` for every `x`). Integer and bool inputs compute in
-    f32.
+    `exp(x) - 1`, accurate for small `x` (tiny and denormal `x` give `x`):
+    libdevice's `__nv_expm1f` on the GPU; on the CPU, f64 arithmetic rounded
+    once (`kf-host-math`: within 0.5 ulp and a hair for f32, see
+    docs/reference/accuracy.md), f64 inputs libm's `expm1`. Integer and bool
+    inputs compute in f32.
 
     ```mlir
     %y = kf.expm1 %x : tensor<4x8xf32>
@@ -223,6 +223,8 @@ def Kf_ClampOp : Kf_Op<"clamp", [Pure, Kf_Elementwise, InferTypeOpAdaptor]> {
     attribute, and the result dtype is PyTorch's for a tensor and a Python
     scalar: a float bound on an integer tensor gives f32, otherwise the
     tensor's dtype is kept (an integer bound must fit it). bool is refused.
+    Floats compare and select, as PyTorch's `min(max(x, min), max)`: an
+    element equal to a bound is kept, so `clamp(-0.0, 0.0, 6.0)` is `-0.0`.
     NaN propagates as in torch.clamp: a NaN element, or a NaN bound, gives
     NaN; with `min > max` every element is `max`. Tensor bounds are
     `kf.maximum`/`kf.minimum`.
@@ -575,7 +577,11 @@ def Kf_LayerNormOp : Kf_Op<"layer_norm",
     Normalises over the trailing dims given by `normalized_shape` (which must
     match them): `(x - mean) * rsqrt(var + eps) * weight + bias`, with the
     biased variance, as PyTorch computes it. `weight` and `bias` are optional
-    and have shape `normalized_shape`.
+    and have shape `normalized_shape`. On the CPU the mean, the variance and
+    the normalization of f32, f16 and bf16 rows are computed in f64 and
+    rounded to f32 before the weight and bias: a constant row of finite
+    values is exactly 0, and rows of values up to f32's maximum normalize
+    without overflow; the GPU computes in f32, as PyTorch's CUDA kernels.
 
     ```mlir
     %y = kf.layer_norm %x weight %w : tensor<8xf32> bias %b : tensor<8xf32>
@@ -603,9 +609,14 @@ class Kf_VarianceLikeOp<string mnemonic, string formula>
     squared deviations from the mean and `n` the number of reduced elements;
     `correction` defaults to 1 (Bessel's), 0 gives the biased estimate.
     When `n - correction <= 0` the divisor is 0, so the result is inf or NaN,
-    as PyTorch's. Floating-point inputs only (as torch.var/std); f16 and
-    bf16 compute in f32 and round once. `kf-decompose` writes it out two-pass,
-    as layer_norm's moments: `mean`, `x - mean`, its square, `sum`, the
+    as PyTorch's. Floating-point inputs only (as torch.var/std). On the
+    CPU f32, f16 and bf16 compute in f64 and round once (PyTorch's CPU var
+    accumulates in double): values past 1.8e19, whose f32 squares overflow,
+    or below 1e-19, whose squares underflow, keep their variance
+    (`std([1e30, 0, 0], correction=0)` is 4.7e29). The GPU computes f32 in
+    f32 (as PyTorch's CUDA kernels), f16 and bf16 in f32. `kf-decompose`
+    writes it out two-pass, as layer_norm's moments: `mean`, `x - mean`,
+    its square, `sum`, the
     division (and `sqrt`): over the last dim the five (six) eager kernels
     fuse into one row kernel. A dynamic reduced dim makes `n` a count taken
     in kf, `sum(x == x or x != x)` (true for NaN too), cast, less the
@@ -641,7 +652,9 @@ def Kf_StdOp : Kf_VarianceLikeOp<"std", "`sqrt(s / (n - correction))`">;
 def Kf_RmsNormOp : Kf_Op<"rms_norm", [Pure, InferTypeOpAdaptor]> {
   let summary = "`torch.nn.functional.rms_norm`, a composite";
   let description = [{
-    `x * rsqrt(mean(x * x) + eps) [* weight]`, the mean over the trailing
+    `x * rsqrt(mean(x * x) + eps) [* weight]` (on the CPU the mean square
+    and its rsqrt in f64 for f32, f16 and bf16, where f32 squares overflow
+    past 1.8e19; the product in f32), the mean over the trailing
     dims given by `normalized_shape` (which must match them). `weight` is
     optional and has shape `normalized_shape` and the input's dtype. Without
     `eps`, `torch.finfo(dtype).eps` of the input's dtype (f32: 2^-23, f16:

@@ -40,9 +40,11 @@ kfuse::gpu::decideKernelMapping(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
     // Reductions of a few static elements each, not read back over them
     // (kf-form-kernels' small-reduction rule): a thread per result.
     {
+      // Dropped, so not attached to the kernel: attaching prints the op,
+      // numbering every value of its function (quadratic in the kernels).
       ScopedDiagnosticHandler quiet(kernel.getContext(),
                                     [](Diagnostic &) { return success(); });
-      auto quietRefuse = [&]() { return kernel.emitError(); };
+      auto quietRefuse = [&]() { return mlir::emitError(kernel.getLoc()); };
       if (succeeded(kfuse::gpu::checkFlatKernel(kernel, ops, quietRefuse)))
         return KernelMapping::Flat;
     }
@@ -94,11 +96,15 @@ struct KfAssignKernelMappingsPass
     auto result = getOperation()->walk([&](KernelOp kernel) {
       SmallVector<linalg::LinalgOp> ops;
       kernel.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+      // A refusal the serial fallback drops is made without the kernel
+      // attached (see the reduction's flat check above).
       auto refuse = [&]() {
-        return kernel.emitError("kernel '")
-               << kernel.getSymName() << "' ("
-               << kfuse::kf::stringifyKernelKind(kernel.getKind()) << ", "
-               << ops.size() << " linalg ops) cannot be mapped to the GPU yet: ";
+        InFlightDiagnostic diag = serialFallback ? mlir::emitError(kernel.getLoc())
+                                                 : kernel.emitError();
+        return std::move(diag << "kernel '" << kernel.getSymName() << "' ("
+                              << kfuse::kf::stringifyKernelKind(kernel.getKind())
+                              << ", " << ops.size()
+                              << " linalg ops) cannot be mapped to the GPU yet: ");
       };
       FailureOr<KernelMapping> mapping = failure();
       if (serialFallback) {

@@ -11,8 +11,8 @@
 #include "passes/Passes.h"
 #include "passes/Pipelines.h"
 
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -33,8 +33,7 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createKfHoistKernelBuffers());
-  bufferization::buildBufferDeallocationPipeline(
-      pm, bufferization::BufferDeallocationPipelineOptions());
+  addDeallocationPasses(pm);
   KfMapKernelsToGpuOptions map;
   map.blockSize = options.blockSize;
   map.host = host;
@@ -42,4 +41,20 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   map.chip = options.chip;
   map.tf32 = options.tf32;
   pm.addPass(createKfMapKernelsToGpu(map));
+}
+
+void kfuse::addDeallocationPasses(OpPassManager &pm) {
+  // buffer-deallocation-pipeline as MLIR 22 builds it (BufferizationPipelines
+  // .cpp), kf-split-deallocs added.
+  memref::ExpandReallocPassOptions expand;
+  expand.emitDeallocs = false;
+  pm.addPass(memref::createExpandReallocPass(expand));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createKfSplitDeallocs());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
 }

@@ -3,6 +3,8 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace kfuse::host::rows;
 using kfuse::gpu::rows::isReduction;
@@ -36,10 +38,11 @@ SmallVector<Pass> kfuse::host::rows::passesOf(ArrayRef<linalg::LinalgOp> ops,
 }
 
 /// Math ops whose vector form lowers to vector instructions or to libm
-/// called a lane at a time (convert-math-to-llvm, -to-libm); others (ipowi,
-/// fpowi: math-to-funcs) keep the scalar emitter.
+/// called a lane at a time (convert-math-to-llvm, -to-libm; tanh and expm1
+/// through kf-host-math); others (ipowi, fpowi: math-to-funcs) keep the
+/// scalar emitter.
 static bool isVectorMath(Operation *op) {
-  return isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::Log10Op,
+  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op, math::Log10Op,
              math::Log1pOp, math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
              math::TanhOp, math::ErfOp, math::FloorOp, math::CeilOp, math::RoundOp,
              math::RoundEvenOp, math::TruncOp, math::FmaOp, math::PowFOp,
@@ -108,35 +111,6 @@ bool kfuse::host::rows::isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Lay
     }
   }
   return true;
-}
-
-SmallVector<Value> kfuse::host::rows::rowLocalBuffers(ArrayRef<linalg::LinalgOp> ops,
-                                                      const Layout &layout) {
-  llvm::SmallPtrSet<Operation *, 8> inKernel;
-  for (linalg::LinalgOp op : ops)
-    inKernel.insert(op.getOperation());
-  SmallVector<Value> out;
-  for (linalg::LinalgOp op : ops) {
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic || isReduction(op) || layout.isRowOp(generic))
-      continue;
-    for (Value init : generic.getDpsInits()) {
-      if (!init.getDefiningOp<memref::AllocOp>() || llvm::is_contained(out, init))
-        continue;
-      bool local = llvm::all_of(init.getUses(), [&](OpOperand &use) {
-        Operation *user = use.getOwner();
-        if (isa<memref::DeallocOp>(user))
-          return true;
-        auto reader = dyn_cast<linalg::LinalgOp>(user);
-        return reader && inKernel.contains(user) &&
-               reader.getMatchingIndexingMap(&use).isIdentity() &&
-               reader.getNumLoops() == layout.isRowDim.size();
-      });
-      if (local)
-        out.push_back(init);
-    }
-  }
-  return out;
 }
 
 /// A splat constant of `type` (a vector of floats or integers).
@@ -245,11 +219,37 @@ SmallVector<Value> HostRowEmitter::vectorizeBody(linalg::GenericOp op, IRMapping
   return out;
 }
 
+SmallVector<linalg::GenericOp> HostRowEmitter::recomputedFor(ArrayRef<linalg::GenericOp> ops) {
+  SmallVector<linalg::GenericOp> out;
+  std::function<void(linalg::GenericOp)> visit = [&](linalg::GenericOp op) {
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      linalg::GenericOp writer = recompute.lookup(input->get());
+      if (!writer || llvm::is_contained(ops, writer) || llvm::is_contained(out, writer))
+        continue;
+      visit(writer);
+      out.push_back(writer);
+    }
+  };
+  for (linalg::GenericOp op : ops)
+    visit(op);
+  return out;
+}
+
 Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
                            const DenseSet<Value> &privateBuffers, const IRMapping &rowValues) {
   DenseMap<Value, Value> inRegisters; // buffer -> this vector of it
   SmallVector<Value> at = ivs(c);
-  auto loadInputs = [&](linalg::GenericOp op, IRMapping &m) {
+  std::function<void(linalg::GenericOp, IRMapping &)> loadInputs;
+  // A recomputed buffer's writer run again on this vector (its inputs
+  // loaded or recomputed in turn): its values go to registers only.
+  auto recomputeWriter = [&](linalg::GenericOp writer) {
+    IRMapping m;
+    loadInputs(writer, m);
+    SmallVector<Value> results = vectorizeBody(writer, m, c);
+    for (auto [v, init] : llvm::zip(results, writer.getDpsInits()))
+      inRegisters[init] = broadcast(v);
+  };
+  loadInputs = [&](linalg::GenericOp op, IRMapping &m) {
     Block &body = op.getRegion().front();
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = body.getArgument(input->getOperandNumber());
@@ -263,6 +263,11 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
       Value buffer = input->get();
       if (Value v = inRegisters.lookup(buffer); v && map.isIdentity()) {
         m.map(arg, v);
+        continue;
+      }
+      if (linalg::GenericOp writer = recompute.lookup(buffer); writer && map.isIdentity()) {
+        recomputeWriter(writer);
+        m.map(arg, inRegisters.lookup(buffer));
         continue;
       }
       VectorType type = vectorOf(arg.getType());
@@ -287,8 +292,8 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
     for (auto [v, init] : llvm::zip(results, op.getDpsInitsMutable())) {
       Value vec = broadcast(v);
       inRegisters[init.get()] = vec;
-      if (privateBuffers.contains(init.get()))
-        continue; // only the next ops of this pass read it: in registers
+      if (privateBuffers.contains(init.get()) || recompute.contains(init.get()))
+        continue; // read in registers by this pass's next ops, recomputed by later passes
       SmallVector<Value> index = gpu::indices(b, loc, op.getMatchingIndexingMap(&init), at);
       Value buffer = init.get();
       if (Value row = scratch.lookup(buffer)) {

@@ -62,6 +62,18 @@ bool isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Layout &layout,
 /// memory.
 SmallVector<Value> rowLocalBuffers(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
 
+/// The row-local buffers that a later pass recomputes where it reads them,
+/// each with the op that writes it, instead of a scratch row: buffers
+/// written by one elementwise op of a few cheap arith ops (casts, +, -, *,
+/// comparisons, selects: no division, no math function) from the kernel's
+/// inputs, values of the row and other such buffers. layer_norm's x - mean
+/// in a second pass, the f64 copy of an f32 row that moments read twice:
+/// an extf or a subf costs less than storing the value (8 bytes an element
+/// in f64) and loading it back. Never stored: the writer's own pass keeps
+/// the value in registers for its later ops.
+DenseMap<Value, linalg::GenericOp> recomputableBuffers(ArrayRef<linalg::LinalgOp> ops,
+                                                       const Layout &layout);
+
 /// exp(x) for a vector of f32 without libm (LLVM scalarizes a vector
 /// llvm.exp into one expf call a lane): Cephes' expf (range reduction by
 /// n ln 2 in two parts, degree-6 polynomial, 2^n applied in two halves so
@@ -91,6 +103,8 @@ public:
   /// `scratchRow` (this block's) holds this row's values.
   DenseMap<Value, Value> scratch;
   Value scratchRow;
+  /// Buffers recomputed where they are read (recomputableBuffers).
+  DenseMap<Value, linalg::GenericOp> recompute;
 
   /// Runs `pass` over columns [begin, end); returns the reduction's value
   /// (of its result type), or null when the pass has none.
@@ -106,6 +120,9 @@ private:
   /// returns the reduction's term, or null.
   Value body(const Pass &pass, Value c, Value mask, const DenseSet<Value> &privateBuffers,
              const IRMapping &rowValues);
+  /// The writers of recomputed buffers that `ops` read, transitively, in
+  /// program order (their row values are loaded before the loops).
+  SmallVector<linalg::GenericOp> recomputedFor(ArrayRef<linalg::GenericOp> ops);
   SmallVector<Value> vectorizeBody(linalg::GenericOp op, IRMapping &m, Value c);
   Value broadcast(Value v);
   VectorType vectorOf(Type t) { return VectorType::get({kLanes}, t); }
@@ -127,7 +144,8 @@ void runRowPass(mlir::OpBuilder &b, mlir::Location loc, const rows::Layout &layo
                 llvm::ArrayRef<mlir::Value> rowSizes, llvm::ArrayRef<mlir::Value> colSizes,
                 mlir::Value row, mlir::Value begin, mlir::Value end, mlir::Value cols,
                 const llvm::DenseMap<mlir::Value, mlir::Value> &scratch,
-                mlir::Value scratchRow);
+                mlir::Value scratchRow,
+                const llvm::DenseMap<mlir::Value, mlir::linalg::GenericOp> &recompute);
 
 } // namespace kfuse::host
 

@@ -71,6 +71,7 @@ Value HostRowEmitter::run(const Pass &pass, Value begin, Value end) {
   SmallVector<linalg::GenericOp> all(pass.elementwise);
   if (pass.reduction)
     all.push_back(pass.reduction);
+  all.append(recomputedFor(all)); // the writers this pass runs again
   for (linalg::GenericOp op : all)
     for (OpOperand *input : op.getDpsInputOperands()) {
       BlockArgument arg = op.getRegion().front().getArgument(input->getOperandNumber());

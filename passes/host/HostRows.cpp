@@ -3,7 +3,8 @@
 // A block is a run of consecutive rows, one core's share; each row runs
 // the kernel's passes (HostRowEmitter.h) while it is in L1/L2: softmax is
 // three passes (max; exp and sum, exp stored; divide), layer_norm three
-// (sum; squared deviation and sum; normalize), with the values of the row
+// (sum; squared deviation and sum; normalize, x - mean recomputed rather
+// than stored: HostRowBuffers.cpp), with the values of the row
 // (max, mean) loaded once a row and the ops over one value a row (mean =
 // sum / n) run in scalar code between them.
 //
@@ -25,7 +26,8 @@ void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
                              ArrayRef<linalg::LinalgOp> ops, const Pass &pass,
                              ArrayRef<Value> rowSizes, ArrayRef<Value> colSizes, Value row,
                              Value begin, Value end, Value cols,
-                             const DenseMap<Value, Value> &scratch, Value scratchRow) {
+                             const DenseMap<Value, Value> &scratch, Value scratchRow,
+                             const DenseMap<Value, linalg::GenericOp> &recompute) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   if (pass.rowOp) { // one value a row: the scalar emitter's code
     gpu::rows::RowEmitter scalar(b, loc, layout, /*host=*/true);
@@ -41,6 +43,7 @@ void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
   emit.rowIvs = gpu::delinearize(b, loc, row, rowSizes);
   emit.scratch = scratch;
   emit.scratchRow = scratchRow;
+  emit.recompute = recompute;
   Value v = emit.run(pass, begin, end);
   if (!v)
     return;
@@ -90,10 +93,13 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
                              arith::CeilDivUIOp::create(b, loc, rows, index(kMaxBlocks))));
   Value grid = arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, rows, perBlock),
                                       one);
-  // One scratch row a block for each row-local buffer.
+  // One scratch row a block for each row-local buffer not recomputed.
+  DenseMap<Value, linalg::GenericOp> recompute = recomputableBuffers(ops, layout);
   DenseMap<Value, Value> scratch;
   SmallVector<Value> scratchBuffers;
   for (Value buffer : rowLocalBuffers(ops, layout)) {
+    if (recompute.contains(buffer))
+      continue;
     auto type = MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
                                 cast<MemRefType>(buffer.getType()).getElementType());
     Value row = memref::AllocOp::create(b, loc, type, ValueRange{grid, cols});
@@ -113,7 +119,7 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
                        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
                        for (const Pass &pass : passes)
                          runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, row, zero,
-                                    cols, cols, scratch, launch.getBlockIds().x);
+                                    cols, cols, scratch, launch.getBlockIds().x, recompute);
                        scf::YieldOp::create(b, loc);
                      });
   gpu::finishLaunch(b, loc, launch);

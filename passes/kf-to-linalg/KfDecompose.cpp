@@ -37,6 +37,31 @@ Value widened(PatternRewriter &rewriter, Location loc, Value x) {
   return CastOp::create(rewriter, loc, x, TypeAttr::get(rewriter.getF32Type()));
 }
 
+/// The copy of `x` that moments (mean and variance) are taken on. With
+/// `f64Moments` (the CPU pipelines) f32, f16 and bf16 are widened to f64,
+/// as PyTorch's CPU var accumulates f32 in double: squares of f32 values
+/// past 1.8e19 overflow f32 but not f64, and a row's mean is exact where
+/// the f32 one is not (a row of n copies of 0.7f sums exactly in f64, so
+/// its mean is 0.7f and x - mean is 0; in f32 the sum, then the division,
+/// round). Otherwise (the GPU, as PyTorch's CUDA kernels) f16 and bf16 are
+/// widened to f32.
+Value momentsInput(PatternRewriter &rewriter, Location loc, Value x, bool f64Moments) {
+  Type elt = cast<RankedTensorType>(x.getType()).getElementType();
+  if (!f64Moments || !isa<FloatType>(elt) || elt.getIntOrFloatBitWidth() >= 64)
+    return widened(rewriter, loc, x);
+  return CastOp::create(rewriter, loc, x, TypeAttr::get(rewriter.getF64Type()));
+}
+
+/// `y` (a normalized value computed in f64 by momentsInput's choice) back
+/// in f32, where the op's weight and bias apply as PyTorch applies them.
+Value narrowed(PatternRewriter &rewriter, Location loc, Value y, Value x) {
+  Type elt = cast<RankedTensorType>(y.getType()).getElementType();
+  Type in = cast<RankedTensorType>(x.getType()).getElementType();
+  if (elt == in || !elt.isF64())
+    return y;
+  return CastOp::create(rewriter, loc, y, TypeAttr::get(rewriter.getF32Type()));
+}
+
 /// Replaces `op` with `y`, rounded to the op's dtype and cast to its type
 /// (a dynamic input dim met by a static weight gives the static size,
 /// checked equal at run time; the op's type keeps the `?`).
@@ -109,14 +134,22 @@ SmallVector<int64_t> lastDims(size_t n) {
 }
 
 /// centered * rsqrt(var + eps) [* weight] [+ bias]: the normalization that
-/// layer_norm and batch_norm share (weight and bias may be null).
+/// layer_norm, rms_norm and batch_norm share (weight and bias may be null).
+/// An f64 `centered` (layer_norm's f64 moments) is normalized in f64 and
+/// rounded to f32 before the weight and the bias: a variance of 9e76 (rows
+/// of +-3e38) has an rsqrt that is no normal f32, and x - mean itself may
+/// pass f32's range. An f32 `centered` (rms_norm's x) meets the rsqrt
+/// rounded to f32.
 Value normalize(PatternRewriter &rewriter, Location loc, Value centered, Value var,
-                double eps, Value weight, Value bias) {
+                double eps, Value weight, Value bias, Value input) {
   Type elt = cast<RankedTensorType>(var.getType()).getElementType();
   Value inv = RsqrtOp::create(rewriter, loc,
                               AddOp::create(rewriter, loc, var,
                                             scalarTensor(rewriter, loc, elt, eps)));
-  Value y = MulOp::create(rewriter, loc, centered, inv);
+  Type centeredElt = cast<RankedTensorType>(centered.getType()).getElementType();
+  if (centeredElt != elt) // rms_norm: an f64 mean square, the product in f32
+    inv = CastOp::create(rewriter, loc, inv, TypeAttr::get(centeredElt));
+  Value y = narrowed(rewriter, loc, MulOp::create(rewriter, loc, centered, inv), input);
   if (weight)
     y = MulOp::create(rewriter, loc, y, weight);
   if (bias)
@@ -127,11 +160,13 @@ Value normalize(PatternRewriter &rewriter, Location loc, Value centered, Value v
 /// (x - mean) * rsqrt(var + eps) [* weight] [+ bias], with the biased
 /// variance mean((x - mean)^2), as torch.nn.functional.layer_norm.
 struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeLayerNorm(MLIRContext *ctx, bool f64Moments)
+      : OpRewritePattern(ctx), f64Moments(f64Moments) {}
+  bool f64Moments;
   LogicalResult matchAndRewrite(LayerNormOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value x = widened(rewriter, loc, op.getInput());
+    Value x = momentsInput(rewriter, loc, op.getInput(), f64Moments);
     SmallVector<int64_t> trailing = lastDims(op.getNormalizedShape().size());
     auto dims = rewriter.getDenseI64ArrayAttr(trailing);
     auto keep = rewriter.getUnitAttr();
@@ -141,7 +176,7 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
         rewriter, loc, MulOp::create(rewriter, loc, centered, centered), dims,
         keep);
     finish(rewriter, op, normalize(rewriter, loc, centered, var, op.getEps().convertToDouble(),
-                                   op.getWeight(), op.getBias()));
+                                   op.getWeight(), op.getBias(), op.getInput()));
     return success();
   }
 };
@@ -155,9 +190,9 @@ Type elementType(Value v) {
 /// sum((x - mean)^2) / max(n - correction, 0). n is the product of the
 /// reduced sizes: a constant when they are static, else counted.
 template <typename OpTy>
-Value variance(PatternRewriter &rewriter, OpTy op) {
+Value variance(PatternRewriter &rewriter, OpTy op, bool f64Moments) {
   Location loc = op.getLoc();
-  Value x = widened(rewriter, loc, op.getInput());
+  Value x = momentsInput(rewriter, loc, op.getInput(), f64Moments);
   auto type = cast<RankedTensorType>(x.getType());
   Type elt = type.getElementType();
   DenseI64ArrayAttr dims = op.getDimsAttr();
@@ -193,18 +228,21 @@ Value variance(PatternRewriter &rewriter, OpTy op) {
 
 /// torch.var: the sum of squared deviations over n - correction.
 struct DecomposeVar : OpRewritePattern<VarOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeVar(MLIRContext *ctx, bool f64Moments) : OpRewritePattern(ctx), f64Moments(f64Moments) {}
+  bool f64Moments;
   LogicalResult matchAndRewrite(VarOp op, PatternRewriter &rewriter) const override {
-    finish(rewriter, op, variance(rewriter, op));
+    finish(rewriter, op, variance(rewriter, op, f64Moments));
     return success();
   }
 };
 
 /// torch.std: the square root of the variance.
 struct DecomposeStd : OpRewritePattern<StdOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeStd(MLIRContext *ctx, bool f64Moments) : OpRewritePattern(ctx), f64Moments(f64Moments) {}
+  bool f64Moments;
   LogicalResult matchAndRewrite(StdOp op, PatternRewriter &rewriter) const override {
-    finish(rewriter, op, SqrtOp::create(rewriter, op.getLoc(), variance(rewriter, op)));
+    finish(rewriter, op,
+           SqrtOp::create(rewriter, op.getLoc(), variance(rewriter, op, f64Moments)));
     return success();
   }
 };
@@ -222,18 +260,30 @@ double machineEpsilon(Type t) {
 
 /// x * rsqrt(mean(x * x) + eps) [* weight], as torch.nn.functional.rms_norm.
 struct DecomposeRmsNorm : OpRewritePattern<RmsNormOp> {
-  using OpRewritePattern::OpRewritePattern;
+  DecomposeRmsNorm(MLIRContext *ctx, bool f64Moments)
+      : OpRewritePattern(ctx), f64Moments(f64Moments) {}
+  bool f64Moments;
   LogicalResult matchAndRewrite(RmsNormOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value x = widened(rewriter, loc, op.getInput());
+    Value x = momentsInput(rewriter, loc, op.getInput(), f64Moments);
     SmallVector<int64_t> trailing = lastDims(op.getNormalizedShape().size());
     Value meanSquare = MeanOp::create(rewriter, loc, MulOp::create(rewriter, loc, x, x),
                                       rewriter.getDenseI64ArrayAttr(trailing),
                                       rewriter.getUnitAttr());
     double eps = op.getEps() ? op.getEps()->convertToDouble()
                              : machineEpsilon(elementType(op.getInput()));
-    finish(rewriter, op, normalize(rewriter, loc, x, meanSquare, eps, op.getWeight(), Value()));
+    // The product stays f32 (PyTorch's): the f64 mean square is what f32
+    // overflows in, and x * rsqrt in f64 cost a third more on rows in
+    // cache. rsqrt in f32 is a normal number unless |x| passes 1e38 (then
+    // a denormal: a few bits fewer, no overflow).
+    // x itself where the moments are taken in f32 (one cast, not two).
+    Value product = elementType(x) == elementType(op.getInput()) || !elementType(x).isF64()
+                        ? x
+                        : widened(rewriter, loc, op.getInput());
+    finish(rewriter, op,
+           normalize(rewriter, loc, product, meanSquare, eps, op.getWeight(), Value(),
+                     op.getInput()));
     return success();
   }
 };
@@ -262,7 +312,7 @@ struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
     Value var = perChannel(op.getRunningVar());
     Value centered = SubOp::create(rewriter, loc, x, mean);
     finish(rewriter, op, normalize(rewriter, loc, centered, var, op.getEps().convertToDouble(),
-                                   perChannel(op.getWeight()), perChannel(op.getBias())));
+                                   perChannel(op.getWeight()), perChannel(op.getBias()), x));
     return success();
   }
 };
@@ -321,9 +371,10 @@ struct DecomposeArgExtreme : OpRewritePattern<OpTy> {
 };
 
 struct KfDecomposePass : kfuse::impl::KfDecomposeBase<KfDecomposePass> {
+  using KfDecomposeBase::KfDecomposeBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateKfDecomposePatterns(patterns);
+    populateKfDecomposePatterns(patterns, f64Moments);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
@@ -331,9 +382,10 @@ struct KfDecomposePass : kfuse::impl::KfDecomposeBase<KfDecomposePass> {
 
 } // namespace
 
-void kfuse::populateKfDecomposePatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeSoftmax, DecomposeLogSoftmax, DecomposeLayerNorm,
-               DecomposeVar, DecomposeStd, DecomposeRmsNorm, DecomposeBatchNorm,
+void kfuse::populateKfDecomposePatterns(RewritePatternSet &patterns, bool f64Moments) {
+  patterns.add<DecomposeSoftmax, DecomposeLogSoftmax, DecomposeBatchNorm,
                DecomposeArgExtreme<ArgmaxOp, MaxOp>,
                DecomposeArgExtreme<ArgminOp, MinOp>>(patterns.getContext());
+  patterns.add<DecomposeLayerNorm, DecomposeVar, DecomposeStd, DecomposeRmsNorm>(
+      patterns.getContext(), f64Moments);
 }

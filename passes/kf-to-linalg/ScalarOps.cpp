@@ -120,24 +120,6 @@ Value integerPow(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, negative, small, power);
 }
 
-/// expm1 without cancellation: for |x| < 0.5, 2t / (1 - t) with
-/// t = tanh(x / 2) (exact identity, no subtraction of nearby values);
-/// elsewhere exp(x) - 1 loses nothing. Written here because upstream's
-/// math-to-llvm lowers math.expm1 to exp(x) - 1 for every x (1 - 1e-8 in
-/// f32 is 0); NaN takes the second branch and stays NaN.
-Value expm1(OpBuilder &b, Location loc, Value x) {
-  Type t = x.getType();
-  auto c = [&](double v) { return scalarConstant(b, loc, t, v); };
-  Value th = math::TanhOp::create(b, loc, arith::MulFOp::create(b, loc, x, c(0.5)));
-  Value small = arith::DivFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, th, c(2)),
-      arith::SubFOp::create(b, loc, c(1), th));
-  Value large = arith::SubFOp::create(b, loc, math::ExpOp::create(b, loc, x), c(1));
-  Value isSmall = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
-                                        math::AbsFOp::create(b, loc, x), c(0.5));
-  return arith::SelectOp::create(b, loc, isSmall, small, large);
-}
-
 /// Python's floor division and modulo of integers, without the undefined
 /// behaviour of arith.divsi (a divisor of 0, INT_MIN / -1): a divisor of 0
 /// gives 0 for both (numpy's choice; PyTorch raises on the CPU), -1 gives
@@ -209,9 +191,14 @@ Value floatFloorDivide(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, byZero, quotient, result);
 }
 
-/// torch.clamp with scalar bounds: max then min, each keeping NaN (a NaN
-/// element or bound gives NaN; min > max gives max everywhere).
+/// torch.clamp with scalar bounds. For floats it is x < lo ? lo : x, then
+/// x > hi ? hi : x, as PyTorch's min(max(x, lo), hi) whose comparisons
+/// return x on a tie: clamp(-0.0, 0.0, 6.0) is -0.0 (maximumf would order
+/// the zeros and give +0.0). A NaN element fails both compares and stays
+/// NaN; a NaN bound makes every element NaN (torch.clamp propagates it);
+/// min > max gives max everywhere but at NaN.
 Value clamp(OpBuilder &b, Location loc, ClampOp op, Value x) {
+  using CF = arith::CmpFPredicate;
   Type t = x.getType();
   auto bound = [&](Attribute a) {
     if (auto f = dyn_cast<FloatAttr>(a))
@@ -221,10 +208,28 @@ Value clamp(OpBuilder &b, Location loc, ClampOp op, Value x) {
       return scalarConstant(b, loc, t, (double)v);
     return arith::ConstantIntOp::create(b, loc, t, v).getResult();
   };
-  if (Attribute lo = op.getMinAttr())
-    x = arith3<arith::MaximumFOp, arith::MaxSIOp>(b, loc, x, bound(lo));
-  if (Attribute hi = op.getMaxAttr())
-    x = arith3<arith::MinimumFOp, arith::MinSIOp>(b, loc, x, bound(hi));
+  auto isNaN = [](Attribute a) {
+    auto f = dyn_cast_or_null<FloatAttr>(a);
+    return f && f.getValue().isNaN();
+  };
+  Attribute lo = op.getMinAttr(), hi = op.getMaxAttr();
+  if (!isa<FloatType>(t)) {
+    if (lo)
+      x = arith::MaxSIOp::create(b, loc, x, bound(lo));
+    if (hi)
+      x = arith::MinSIOp::create(b, loc, x, bound(hi));
+    return x;
+  }
+  if (isNaN(lo) || isNaN(hi))
+    return scalarConstant(b, loc, t, std::nan(""));
+  if (lo) {
+    Value l = bound(lo);
+    x = arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, CF::OLT, x, l), l, x);
+  }
+  if (hi) {
+    Value h = bound(hi);
+    x = arith::SelectOp::create(b, loc, arith::CmpFOp::create(b, loc, CF::OGT, x, h), h, x);
+  }
   return x;
 }
 } // namespace
@@ -310,7 +315,9 @@ Value buildElementwiseScalar(OpBuilder &b, Location loc, Operation *op,
           })
           .Case([&](Exp2Op) { return math::Exp2Op::create(b, loc, x); })
           .Case([&](Log1pOp) { return math::Log1pOp::create(b, loc, x); })
-          .Case([&](Expm1Op) { return expm1(b, loc, x); })
+          // Each target's accurate expm1: libdevice's __nv_expm1f on the
+          // GPU, kf-host-math's f64 code on the CPU.
+          .Case([&](Expm1Op) { return math::ExpM1Op::create(b, loc, x); })
           .Case([&](ErfOp) { return math::ErfOp::create(b, loc, x); })
           // An integer is its own floor, ceil and round (as in PyTorch).
           .Case([&](FloorOp) -> Value {

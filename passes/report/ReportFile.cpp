@@ -13,12 +13,49 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace fs = llvm::sys::fs;
 
 namespace kfuse::report {
+
+namespace {
+std::string &toolOutput() {
+  static std::string path;
+  return path;
+}
+
+/// Where writeOutput would put `path`'s bytes: the file it names, through
+/// symlinks, or, for a file not made yet, its directory's real path and
+/// its name.
+std::string destination(llvm::StringRef path) {
+  llvm::SmallString<256> real;
+  if (!fs::real_path(path, real))
+    return real.str().str();
+  if (fs::real_path(llvm::sys::path::parent_path(path).empty()
+                        ? llvm::StringRef(".")
+                        : llvm::sys::path::parent_path(path),
+                    real))
+    return path.str();
+  llvm::sys::path::append(real, llvm::sys::path::filename(path));
+  return real.str().str();
+}
+
+/// Whether `a` and `b` are one regular file (the same device and inode, or
+/// the same destination when neither exists yet); devices, FIFOs and
+/// stdout are written through, not replaced, and may be shared.
+bool sameRegularFile(llvm::StringRef a, llvm::StringRef b) {
+  fs::file_status sa, sb;
+  bool ea = !fs::status(a, sa), eb = !fs::status(b, sb);
+  if (ea && eb)
+    return fs::is_regular_file(sa) && fs::equivalent(sa, sb);
+  return !ea && !eb && destination(a) == destination(b);
+}
+} // namespace
+
+void setToolOutput(llvm::StringRef path) { toolOutput() = path.str(); }
 
 llvm::Error checkReportFile(llvm::StringRef path,
                             llvm::ArrayRef<std::string> inputs) {
@@ -31,6 +68,11 @@ llvm::Error checkReportFile(llvm::StringRef path,
   for (const std::string &input : inputs)
     if (llvm::Error e = checkOutputPath(path, input, "report-file"))
       return e;
+  llvm::StringRef output = toolOutput();
+  if (path != "-" && !output.empty() && output != "-" && sameRegularFile(path, output))
+    return llvm::createStringError(
+        "report-file " + path + " is also the output file (-o " + output +
+        "); one would replace the other: give the report another path");
   return llvm::Error::success();
 }
 

@@ -10,10 +10,16 @@
 
 namespace kfuse::report {
 
-/// Refuses an empty path, a directory, and any of the files in `inputs`
-/// (the files the IR was read from) before any work is done.
+/// Refuses an empty path, a directory, any of the files in `inputs` (the
+/// files the IR was read from) and the tool's own output (setToolOutput)
+/// before any work is done.
 llvm::Error checkReportFile(llvm::StringRef path,
                             llvm::ArrayRef<std::string> inputs);
+
+/// The file the tool running the pass writes its IR to (kfuse-opt's -o;
+/// "-" or "" for none): report-file may not be that file, by any of its
+/// names, or one of the two would be lost.
+void setToolOutput(llvm::StringRef path);
 
 /// Writes `contents` to `path` whole or not at all (see ReportFile.cpp).
 llvm::Error writeReportFile(llvm::StringRef path, llvm::StringRef contents);

@@ -26,8 +26,13 @@ llvm::Error writeThrough(llvm::StringRef path,
     return cannotWrite(path, ec.message());
   os << contents;
   os.close();
-  if (os.has_error())
-    return cannotWrite(path, os.error().message());
+  if (os.has_error()) {
+    // Cleared once said: left in the stream, the error would end the
+    // process in its destructor ("LLVM ERROR: IO failure"), unnamed.
+    std::string why = os.error().message();
+    os.clear_error();
+    return cannotWrite(path, why);
+  }
   return llvm::Error::success();
 }
 
@@ -84,8 +89,11 @@ llvm::Error writeOutput(llvm::StringRef path, llvm::StringRef contents,
   if (path == "-") {
     llvm::outs() << contents;
     llvm::outs().flush();
-    if (llvm::outs().has_error())
-      return cannotWrite("stdout", llvm::outs().error().message());
+    if (llvm::outs().has_error()) {
+      std::string why = llvm::outs().error().message();
+      llvm::outs().clear_error();
+      return cannotWrite("stdout", why);
+    }
     return llvm::Error::success();
   }
   fs::file_status link;

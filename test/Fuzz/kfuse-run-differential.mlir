@@ -1,8 +1,10 @@
 // 100 random programs (seed 3; about a quarter with dynamic dims) as a
 // user runs them: kfuse-compile --emit=lib, then kfuse-run --check, which
 // runs the fused program through the runtime (the GPU kernels compiled for
-// the host here; on the GPU where one is present) and compares it with
-// the unfused program on the CPU. It found a double free of results
+// the host here; on the GPU where one is present) and judges it against
+// the program in float64 (kfuse-compile --float64-reference, the error
+// scale of its working precision) and the unfused run on the CPU. It found
+// a double free of results
 // returned twice, bf16 libcalls libgcc 12 lacks, bf16 inputs the check
 // could not hand on, and the 12-argument limit (test/Regression,
 // test/Runtime). Any seed and count, on a GPU too:

@@ -11,7 +11,8 @@
 // CHECK: {{^}}running: first call, {{[0-9]+\.[0-9]}} s
 // CHECK: {{^}}running: warmup 1/1, {{[0-9]+\.[0-9]}} s
 // CHECK: {{^}}running: call 1/2, {{[0-9]+\.[0-9]}} s
-// CHECK: {{^}}checking against the unfused program on the CPU, {{[0-9]+\.[0-9]}} s
+// CHECK: {{^}}compiling the float64 reference of add_relu.mlir, {{[0-9]+\.[0-9]}} s
+// CHECK: {{^}}checking against the program in float64 on the CPU, {{[0-9]+\.[0-9]}} s
 // CHECK: {{^ +$}}
 // CHECK-NOT: {{[a-z]}}
 // RUN: FileCheck %s --check-prefix=STDOUT < %t/out

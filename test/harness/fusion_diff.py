@@ -8,8 +8,11 @@ one size per `?` of f's arguments in order), prints every result as f64, and
 runs it through two kfuse-opt pipelines with mlir-runner: by default
 `--kf-cpu-pipeline=fusion=on` against `--kf-cpu-pipeline=fusion=off`
 (fusion never changes a result); `--candidate` names another, such as the
-GPU mapping run as host loops (`--kf-gpu-emulation-pipeline`). The printed
-arrays must match (NaN matches NaN).
+GPU mapping run as host loops (`--kf-gpu-emulation-pipeline`), which is
+compared with the unfused CPU pipeline computing as the GPU does
+(`f64-moments=false`: layer_norm's, rms_norm's, var's and std's moments in
+f32, where the CPU takes them in f64). The printed arrays must match (NaN
+matches NaN).
 
 `--half-reference`: the reference is FILE with its f16 and bf16 types made
 f32 (the harness's inputs are exact in all three), run unfused on the CPU;
@@ -141,7 +144,8 @@ def main():
     ap.add_argument("--kfuse-opt", required=True)
     ap.add_argument("--runner", required=True)
     ap.add_argument("--candidate", default="--kf-cpu-pipeline=fusion=on")
-    ap.add_argument("--reference", default="--kf-cpu-pipeline=fusion=off")
+    ap.add_argument("--reference", help="default: --kf-cpu-pipeline=fusion=off, with "
+                    "f64-moments=false for a GPU emulation candidate")
     # Reductions that combine in another order (a GPU's tree of shuffles)
     # differ in the last bits: give them a relative tolerance.
     ap.add_argument("--rtol", type=float, default=1e-6)
@@ -152,6 +156,10 @@ def main():
                     help="compare this recorded output in place of running the candidate")
     ap.add_argument("file")
     a = ap.parse_args()
+    if a.reference is None:
+        a.reference = "--kf-cpu-pipeline=fusion=off"
+        if "emulation" in a.candidate:
+            a.reference += " f64-moments=false"
     source = open(a.file, encoding="utf-8").read()
     m = re.search(r"^// DIMS: (\d+)", source, re.M)
     dyn = m.group(1) if m else "3"
@@ -162,9 +170,8 @@ def main():
     else:
         fused = run(a.kfuse_opt, a.runner, module, a.candidate)
     if a.half_reference:
+        eager = run(a.kfuse_opt, a.runner, harness(to_f32(source), dyn)[0], a.reference)
         a.reference += " (f32)"
-        eager = run(a.kfuse_opt, a.runner, harness(to_f32(source), dyn)[0],
-                    a.reference.split()[0])
     else:
         eager = run(a.kfuse_opt, a.runner, module, a.reference)
     if len(fused) != len(eager) or not fused:

@@ -14,8 +14,9 @@ the results must agree, checked one of two ways:
     --skip-unmapped) against the unfused kf-cpu-pipeline;
   - `--kfuse-run`: as a user runs it, kfuse-compile --emit=lib then
     `kfuse-run --check` (fused on --device: the GPU where one is present,
-    else the host build of the GPU kernels; against the unfused program on
-    the CPU, with kfuse-run's per-dtype tolerances). Programs are compiled
+    else the host build of the GPU kernels; against the program's float64
+    reference, kfuse-compile --float64-reference, within its error bound,
+    and the unfused program on the CPU held to the same). Programs are compiled
     --batch at a time into one library, and a library has GPU code only
     when the GPU mappings serve all of its programs: on a GPU use --batch 1.
 `--half-reference`: f16 and bf16 programs rich in reductions (sum, mean,
@@ -130,12 +131,18 @@ def check(units, a, stats=None):
             return err
         if a.kfuse_run:
             lib = os.path.join(tmp, "program.so")
+            ref = os.path.join(tmp, "reference.so")
             built = subprocess.run([a.kfuse_compile, path, "--emit=lib", "-o", lib],
                                    capture_output=True, text=True)
             if built.returncode:
                 return "kfuse-compile --emit=lib refused or failed:\n" + built.stderr
+            # The float64 reference that --check compares with.
+            built = subprocess.run([a.kfuse_compile, path, "--emit=lib", "--float64-reference",
+                                    "-o", ref], capture_output=True, text=True)
+            if built.returncode:
+                return "kfuse-compile --float64-reference refused or failed:\n" + built.stderr
             for u in units:
-                err = run_check(lib, u.name, u.dims, a, stats)
+                err = run_check(lib, u.name, u.dims, a, stats, ref)
                 if err:
                     return err
             return None
@@ -155,17 +162,20 @@ def check(units, a, stats=None):
         return None
 
 
-def run_args(lib, name, dims, a):
+def run_args(lib, name, dims, a, ref=None):
     args = [a.kfuse_run, lib, "--entry", name, "--check", "--format=json", "--warmup=0",
             "--repeat=1", f"--seed={a.seed}", f"--device={a.device}"]
+    if ref:
+        args += ["--reference", ref]
     for k, size in enumerate(dims):
         args += ["--dim", f"d{k}={size}"]
     return args
 
 
-def run_check(lib, name, dims, a, stats):
-    """kfuse-run --check of one function: None when it passes."""
-    ran = subprocess.run(run_args(lib, name, dims, a), capture_output=True, text=True)
+def run_check(lib, name, dims, a, stats, ref=None):
+    """kfuse-run --check of one function (against the float64 reference
+    library `ref`): None when it passes."""
+    ran = subprocess.run(run_args(lib, name, dims, a, ref), capture_output=True, text=True)
     try:
         report = json.loads(ran.stdout)
     except ValueError:
@@ -173,7 +183,7 @@ def run_check(lib, name, dims, a, stats):
     check = report.get("check", {})
     if not check.get("passed"):
         return (f"kfuse-run --check @{name} on {report['device']}: results differ from the "
-                f"unfused CPU run: {check.get('detail')}")
+                f"{check.get('reference')} reference: {check.get('detail')}")
     if stats is not None:
         stats["gpu" if not report["device"].startswith("cpu") else "cpu"] += 1
     return None
@@ -265,7 +275,9 @@ def regression_test(unit, a):
         return head + f"// RUN: %fusion-diff --candidate={a.candidate}{half} %s\n\n" + unit.text
     dims = "".join(f" --dim d{k}={size}" for k, size in enumerate(unit.dims))
     return (head + "// RUN: kfuse-compile %s --emit=lib -o %t.so\n"
-            f"// RUN: kfuse-run %t.so --check --device=cpu --seed={a.seed}{dims} | FileCheck %s\n"
+            "// RUN: kfuse-compile %s --emit=lib --float64-reference -o %t.ref.so\n"
+            f"// RUN: kfuse-run %t.so --check --reference %t.ref.so --device=cpu --seed={a.seed}"
+            f"{dims} | FileCheck %s\n"
             "// CHECK: check against the CPU, unfused: {{.*}}: ok\n\n" + unit.text)
 
 
@@ -279,6 +291,10 @@ def pack(progs, a):
             f.write(p.text()[0])
         built = subprocess.run([a.kfuse_compile, src, "--emit=lib", "-o",
                                 os.path.join(a.pack, p.name + ".so")], capture_output=True, text=True)
+        if not built.returncode:  # and its float64 reference, for --check
+            built = subprocess.run([a.kfuse_compile, src, "--emit=lib", "--float64-reference",
+                                    "-o", os.path.join(a.pack, p.name + ".reference.so")],
+                                   capture_output=True, text=True)
         if built.returncode:
             print(f"kf-fuzz: {p.name} does not compile:\n{built.stderr}")
             return 1
@@ -298,7 +314,9 @@ def run_prebuilt(a):
     failures = 0
     for line in filter(None, lines[1:]):
         name, *dims = line.split()
-        err = run_check(os.path.join(a.prebuilt, name + ".so"), name, dims, a, stats)
+        ref = os.path.join(a.prebuilt, name + ".reference.so")
+        err = run_check(os.path.join(a.prebuilt, name + ".so"), name, dims, a, stats,
+                        ref if os.path.exists(ref) else None)
         if err:
             failures += 1
             print(f"kf-fuzz: {name} fails:\n{err}\n(source: {a.prebuilt}/{name}.mlir)")

@@ -23,6 +23,10 @@ struct LibraryOptions {
   std::string hostCpu;     // LLVM CPU name for the host code
   std::string output;      // the .so to write
   std::string runtimeDir;  // where libkfuse_runtime.so is
+  /// Only the host eager version's code (the others are in the manifest,
+  /// without code): a float64 reference, which kfuse-run --check runs
+  /// unfused on the CPU only (kfuse-compile --float64-reference).
+  bool hostEagerOnly = false;
 };
 
 /// Refuses a `cpu` (an LLVM CPU name or "native") the host code cannot be

@@ -28,6 +28,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Remarks.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -44,8 +45,11 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <csignal>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -106,6 +110,35 @@ cl::opt<std::string> hostCpu(
              "records it, and refuses to load on a CPU without its features"),
     cl::value_desc("cpu"), cl::init("native"), cl::cat(kfuseCategory));
 
+// kfuse-run compiles a private copy of the program (the text its compile
+// cache hashed, which a save may have changed on disk since): diagnostics
+// name the user's file, not the copy.
+cl::opt<std::string> sourceName(
+    "source-name",
+    cl::desc("The name diagnostics give the input (default: its path)"),
+    cl::value_desc("name"), cl::Hidden, cl::cat(kfuseCategory));
+
+cl::opt<bool> float64Reference(
+    "float64-reference",
+    cl::desc("Compile the program's float64 reference instead (kf-float64-"
+             "reference): its float tensors in f64, each function returning "
+             "after its values the scale of the error of the program in its "
+             "working precision; kfuse-run --check runs it (--reference). "
+             "With --emit=lib, the host eager version only. A program "
+             "that has none (hand-written kernels, calls, control flow) "
+             "exits with status 3"),
+    cl::init(false), cl::cat(kfuseCategory));
+
+/// The exit status of a refused --float64-reference (kfuse-run's
+/// kNoFloat64ReferenceExit): --check then compares with the unfused run.
+constexpr int kNoFloat64ReferenceExit = 3;
+
+// Test only: a known bug in the fused version (kf-plant-mutation), which
+// the tests of kfuse-run --check must catch.
+cl::opt<std::string> plantMutation(
+    "plant-mutation", cl::desc("off-by-one, drop-term or f16-accumulator"),
+    cl::value_desc("kind"), cl::Hidden, cl::cat(kfuseCategory));
+
 cl::opt<std::string> remarksFilter(
     "remarks-filter",
     cl::desc("Print the optimization remarks whose category matches this "
@@ -152,13 +185,21 @@ FailureOr<kfuse::PipelineOptions> pipelineOptions(MLIRContext &context) {
   options.chip = chip;
   options.tf32 = tf32;
   options.blockSize = blockSize;
+  options.mutation = plantMutation;
   return kfuse::checkPipelineOptions(options, refuse);
 }
 
 /// MLIR's --mlir-* options on a pass manager, its timing nested in `timing`.
+/// The IR is verified once at the end of each run (mlir::verify), not after
+/// every pass: once the kernels are outlined, the GPU dialect's verifier
+/// looks every launch's kernel up by a walk of its module, so each
+/// verification is quadratic in the kernels (a 1,000-op program: 3,400
+/// launches, 11% of the compile time over some 40 passes per variant).
+/// kfuse-opt still verifies after every pass.
 LogicalResult configure(PassManager &pm, TimingScope &timing) {
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
+  pm.enableVerifier(false);
   if (timing)
     pm.enableTiming(timing);
   return success();
@@ -232,6 +273,11 @@ LogicalResult writeKernelGraph(ModuleOp kfProgram,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // A write past the file-size limit (ulimit -f, a full disk's stand-in)
+  // fails with EFBIG and is reported with its path, the temporaries
+  // removed, instead of SIGXFSZ killing the compiler without a word. Set
+  // after InitLLVM, whose handlers would take SIGXFSZ; the linker inherits it.
+  std::signal(SIGXFSZ, SIG_IGN);
   registerAllPasses();
   kfuse::registerKfusePasses();
   kfuse::registerKfusePipelines();
@@ -282,6 +328,8 @@ int main(int argc, char **argv) {
   auto input = openInputFile(inputFile, &error);
   if (!input)
     return fail(error);
+  if (!sourceName.empty())
+    input = llvm::MemoryBuffer::getMemBufferCopy(input->getBuffer(), sourceName);
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   if (kfuse::reportExcessiveNesting(sourceMgr, bufferId))
     return 1;
@@ -290,13 +338,24 @@ int main(int argc, char **argv) {
     return 1; // the parser reported where
   if (llvm::none_of(module->getOps<func::FuncOp>(),
                     [](func::FuncOp f) { return !f.isExternal(); }))
-    return fail(inputFile + " defines no function to compile");
+    return fail(std::string(sourceName.empty() ? inputFile : sourceName) +
+                " defines no function to compile");
 
   // The program as given, before its calls are inlined (see InlineCalls.h).
   std::vector<std::pair<std::string, std::string>> dumps = {
       {"01-kf.mlir", printed(*module)}};
   if (failed(kfuse::inlineCalls(*module)))
     return 1;
+  if (float64Reference) {
+    PassManager pm(&context, ModuleOp::getOperationName());
+    pm.addPass(kfuse::createKfFloat64Reference(
+        kfuse::KfFloat64ReferenceOptions{/*bounds=*/true, /*tf32=*/tf32}));
+    // The pass said which op has no reference; the distinct status tells
+    // kfuse-run --check to compare with the unfused run instead.
+    if (failed(pm.run(*module)))
+      return kNoFloat64ReferenceExit;
+    dumps.front().second = printed(*module); // --emit=kf shows the reference
+  }
   // The program as compiled, for the kernel graph of --dump-dir.
   OwningOpRef<ModuleOp> kfStage;
   if (!dumpDir.empty())
@@ -313,7 +372,7 @@ int main(int argc, char **argv) {
     TimingScope timing = tm.getRootScope();
     kfuse::LibraryOptions library{
         *options, [&](PassManager &pm) { return configure(pm, timing); },
-        hostCpu, outputFile, runtimeDir.str().str()};
+        hostCpu, outputFile, runtimeDir.str().str(), /*hostEagerOnly=*/float64Reference};
     return failed(kfuse::buildSharedLibrary(*module, library)) ? 1 : 0;
   }
 
@@ -344,8 +403,8 @@ int main(int argc, char **argv) {
     if (failed(configure(pm, stageTiming)))
       return 1;
     kfuse::addStagePasses(pm, s.stage, *options);
-    if (failed(pm.run(*module)))
-      return 1; // the pass reported what and where
+    if (failed(pm.run(*module)) || failed(mlir::verify(*module)))
+      return 1; // the pass (or the verifier) reported what and where
     dumps.push_back({s.file, s.emit == Emit::Ptx ? ptxOf(*module) : printed(*module)});
     if (s.emit == Emit::Kernels)
       kernelsStage = module->clone();

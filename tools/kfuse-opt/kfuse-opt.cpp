@@ -1,12 +1,15 @@
 //===- kfuse-opt.cpp - mlir-opt with the kf dialect and kfuse passes ------===//
 //
-// MlirOptMain's own driver, with one step more: input nested deeper than
+// MlirOptMain's own driver, with two steps more: input nested deeper than
 // kMaxNesting is refused before the parser recurses into it (see
-// NestingLimit.h).
+// NestingLimit.h), and an -o file is written whole once the passes are
+// done, as kfuse-compile writes its outputs (passes/utils/OutputFile.h).
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/Kf/KfDialect.h"
 #include "passes/Passes.h"
+#include "passes/report/ReportFile.h"
+#include "passes/utils/OutputFile.h"
 #include "dialect/Kf/KfOps.h"
 #include "test/lib/TestPasses.h"
 #include "tools/KfuseVersion.h"
@@ -22,7 +25,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -63,14 +65,22 @@ int main(int argc, char **argv) {
     if (kfuse::reportExcessiveNesting(sourceMgr, id))
       return 1;
   }
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
+  // kf-kernel-report's report-file may not be the -o file (the report
+  // would replace the IR, or the IR the report): the pass refuses it.
+  kfuse::report::setToolOutput(outputFile);
+  if (outputFile == "-")
+    return mlir::failed(
+        mlir::MlirOptMain(llvm::outs(), std::move(input), registry, config));
+  // A file is written once the passes succeed, whole (passes/utils/
+  // OutputFile.h): a failed run leaves what stood there, and the passes
+  // find -o's file as it was (not created and truncated before they run).
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (mlir::failed(mlir::MlirOptMain(os, std::move(input), registry, config)))
+    return 1;
+  if (llvm::Error e = kfuse::writeOutput(outputFile, text)) {
+    llvm::errs() << "kfuse-opt: error: " << llvm::toString(std::move(e)) << "\n";
     return 1;
   }
-  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
-    return 1;
-  output->keep();
   return 0;
 }

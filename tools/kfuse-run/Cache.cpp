@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,16 +32,17 @@ std::string trailer(const std::string &digest, uint64_t size) {
 
 std::string reason() { return std::strerror(errno); }
 
-/// Reads a regular file without following a link in its last component;
-/// false with why (ELOOP: "is a symbolic link").
-bool readRegular(const std::string &path, std::string &out, std::string &why) {
+/// Reads a regular file of at most `limit` bytes without following a link
+/// in its last component; false with why (ELOOP: "is a symbolic link").
+bool readRegular(const std::string &path, std::string &out, std::string &why,
+                 uint64_t limit = UINT64_MAX) {
   int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return why = errno == ELOOP ? "it is a symbolic link" : reason(), false;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  struct stat st = {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) > limit) {
     close(fd);
-    return why = "it is not a regular file", false;
+    return why = S_ISREG(st.st_mode) ? "it is too large" : "it is not a regular file", false;
   }
   out.clear();
   char buf[1 << 16];
@@ -57,6 +59,61 @@ bool readRegular(const std::string &path, std::string &out, std::string &why) {
   }
   close(fd);
   return true;
+}
+
+/// Reads `size` bytes at `offset`, resuming after short reads.
+bool readAt(int fd, char *out, size_t size, off_t offset) {
+  while (size > 0) {
+    ssize_t n = pread(fd, out, size, offset);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n == 0)
+      errno = EIO; // cut while being read
+    if (n <= 0)
+      return false;
+    out += n, size -= size_t(n), offset += n;
+  }
+  return true;
+}
+
+/// Why the entry at `path` is not whole, or "" when it is; `absent` when
+/// there is none. Its trailer is read first, by the size the file has:
+/// a file that is not an entry (a multi-GiB one planted or left there)
+/// is refused without reading it. The library's bytes are then hashed a
+/// block at a time, never held in memory.
+std::string checkEntry(const std::string &path, bool &absent) {
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    absent = errno == ENOENT;
+    return errno == ELOOP ? "it is a symbolic link" : reason();
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return "it is not a regular file";
+  std::string tail(kTrailerSize, '\0');
+  uint64_t size = uint64_t(st.st_size) - kTrailerSize;
+  if (uint64_t(st.st_size) < kTrailerSize || !readAt(fd, tail.data(), kTrailerSize, off_t(size)) ||
+      tail.compare(0, kTrailerTag.size(), kTrailerTag) != 0)
+    return "it has no checksum (truncated or overwritten)";
+  // The trailer names the size the library had: another size is a cut or
+  // a file grown since (its digest is not worth computing).
+  std::string digest = tail.substr(kTrailerTag.size(), 64);
+  if (tail != trailer(digest, size))
+    return "its size is not the one its checksum was taken of (truncated or overwritten)";
+  Sha256 h;
+  std::vector<char> block(1 << 20);
+  for (uint64_t done = 0; done < size;) {
+    size_t n = size_t(std::min<uint64_t>(block.size(), size - done));
+    if (!readAt(fd, block.data(), n, off_t(done)))
+      return "cannot read it: " + reason();
+    h.update(block.data(), n);
+    done += n;
+  }
+  return h.hexDigest() == digest ? "" : "its checksum does not match (corrupted)";
 }
 
 /// Writes `pieces` to a new file (mkstemp: O_EXCL, mode 0600) in `dir`
@@ -210,21 +267,13 @@ std::string CompileCache::entryPath(const CacheKey &key) const {
 }
 
 bool CompileCache::lookup(const CacheKey &key, std::string &problem) {
-  std::string path = entryPath(key), bytes, why;
+  std::string path = entryPath(key);
   problem.clear();
-  if (!readRegular(path, bytes, why)) {
-    if (errno == ENOENT)
-      return false;
-    problem = why;
-  } else if (bytes.size() < kTrailerSize ||
-             bytes.compare(bytes.size() - kTrailerSize, kTrailerTag.size(), kTrailerTag) != 0) {
-    problem = "it has no checksum (truncated or overwritten)";
-  } else {
-    size_t size = bytes.size() - kTrailerSize;
-    Sha256 h;
-    h.update(bytes.data(), size);
-    if (bytes.compare(size, kTrailerSize, trailer(h.hexDigest(), size)) != 0)
-      problem = "its checksum does not match (corrupted)";
+  bool absent = false;
+  problem = checkEntry(path, absent);
+  if (absent) {
+    problem.clear();
+    return false;
   }
   if (problem.empty()) {
     // Used now: the last to be trimmed (no link to follow: checked above).
@@ -294,7 +343,8 @@ unsigned CompileCache::trim(const CacheKey &key, uint64_t limit, uint64_t &freed
 std::string CompileCache::explainMiss(const std::string &program,
                                       const CacheKey &key) const {
   std::string text, why;
-  if (!readRegular(dir + "/index/" + indexName(program), text, why))
+  // A key is a few hundred bytes: a larger file is not an index entry.
+  if (!readRegular(dir + "/index/" + indexName(program), text, why, 1 << 16))
     return "";
   std::map<std::string, std::string> before = partsOf(text);
   if (before["file"] != program)

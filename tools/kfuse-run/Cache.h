@@ -26,6 +26,13 @@
 // hour: a run that found one may still load it (its --check child does).
 // ROOT/compile may also be deleted at any time.
 //
+// kfuse-compile compiles a copy of the text that was hashed, not the
+// program file: a save that lands between kfuse-run's read and
+// kfuse-compile's would store the new program's library under the old
+// text's key, and every later run of the old text would run it.
+// $KFUSE_RUN_TEST_AFTER_READ, a shell command run right after the read,
+// lets a test make that save deterministically.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KFUSE_TOOLS_KFUSE_RUN_CACHE_H
 #define KFUSE_TOOLS_KFUSE_RUN_CACHE_H
@@ -92,15 +99,29 @@ public:
   bool rebuild(const Options &o, const std::string &why, std::string &library,
                RunReport &report, std::string &error);
   bool hit() const { return wasHit; }
+  /// After run(): the program's float64 reference (kfuse-compile
+  /// --float64-reference, for --check) from the same text, through the
+  /// cache (its own folder, ROOT/float64/compile) under the program's key
+  /// with a part "build" added.
+  /// A program with no float64 reference gives false, `noReference` set
+  /// to why and `error` empty.
+  bool reference(const Options &o, std::string &library, std::string &noReference,
+                 std::string &error);
   /// Time to find and check the entry (a hit).
   double lookupMs = 0;
 
 private:
+  bool keepSource(std::string &error);
   bool compile(const Options &o, std::string &library, RunReport &report,
                std::string &error);
   CompileCache cache;
   CacheKey key;
   std::string programId;
+  // The program text the key hashed, and the file kfuse-compile reads it
+  // from (written at the first compile). Without the cache, the program
+  // file is compiled.
+  std::string text, source;
+  bool hashed = false;
   bool usable = false, wasHit = false;
 };
 

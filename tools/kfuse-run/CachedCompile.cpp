@@ -17,9 +17,12 @@
 #include "Sha256.h"
 #include "tools/KfuseVersion.h"
 
+#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -119,10 +122,40 @@ bool sizeLimit(uint64_t &bytes, std::string &error) {
 std::string fusionPart(const Options &o) { return o.switches ? o.fusion : "default"; }
 } // namespace
 
+/// Writes the program text that was hashed to a file of the run's private
+/// temporary directory: kfuse-compile compiles it, not the program file,
+/// which may have been saved again since it was read.
+bool CachedCompile::keepSource(std::string &error) {
+  if (!hashed || !source.empty())
+    return true;
+  if (tempDir().empty())
+    return error = "cannot create a temporary directory", false;
+  source = tempDir() + "/source.mlir";
+  int fd = open(source.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  bool ok = fd >= 0;
+  for (size_t done = 0; ok && done < text.size();) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    ok = n > 0;
+    done += ok ? size_t(n) : 0;
+  }
+  int saved = errno;
+  if (fd >= 0 && close(fd) != 0 && ok)
+    ok = false, saved = errno;
+  if (!ok)
+    return error = "cannot write " + source + ": " + std::strerror(saved), false;
+  return true;
+}
+
 bool CachedCompile::compile(const Options &o, std::string &library, RunReport &report,
                             std::string &error) {
   progressStep("compiling " + baseName(o.program) + " (fusion " + o.fusion + ")");
-  bool ok = compileProgram(o, library, report.compileMs, error);
+  if (!keepSource(error))
+    return false;
+  Options withSource = o;
+  withSource.compileSource = source;
+  bool ok = compileProgram(withSource, library, report.compileMs, error);
   progressClear();
   return ok;
 }
@@ -139,7 +172,7 @@ bool CachedCompile::run(const Options &o, std::string &library, RunReport &repor
   uint64_t limit = 0;
   if (!sizeLimit(limit, error))
     return false;
-  std::string root = cacheRoot(o), why, text;
+  std::string root = cacheRoot(o), why;
   if (root.empty()) {
     report.cacheDetail = "no cache directory: set KFUSE_CACHE_DIR, XDG_CACHE_HOME or HOME";
     return compile(o, library, report, error);
@@ -152,8 +185,14 @@ bool CachedCompile::run(const Options &o, std::string &library, RunReport &repor
     report.cacheDetail = "cannot read " + o.program;
     return compile(o, library, report, error); // kfuse-compile says why
   }
+  // A test stands in for an editor saving the program now, between the
+  // read and the compile (test/Runtime/compile-cache-race.mlir).
+  if (const char *hook = std::getenv("KFUSE_RUN_TEST_AFTER_READ"); hook && *hook)
+    if (std::system(hook) != 0)
+      return error = "KFUSE_RUN_TEST_AFTER_READ failed: " + std::string(hook), false;
   char resolved[PATH_MAX];
   programId = realpath(o.program.c_str(), resolved) ? resolved : o.program;
+  hashed = true;
   key.parts = {{"program", sha256Hex(text)},
                {"fusion", fusionPart(o)},
                {"gpu-chip", o.chip.empty() ? "default" : o.chip},
@@ -198,6 +237,36 @@ bool CachedCompile::run(const Options &o, std::string &library, RunReport &repor
   }
   cache.remember(programId, key);
   return true;
+}
+
+bool CachedCompile::reference(const Options &o, std::string &library, std::string &noReference,
+                              std::string &error) {
+  Options ref = o;
+  ref.float64Reference = true;
+  auto compileReference = [&] {
+    progressStep("compiling the float64 reference of " + baseName(o.program));
+    if (!keepSource(error))
+      return false;
+    ref.compileSource = source;
+    double ms = 0;
+    bool ok = compileProgram(ref, library, ms, error, &noReference);
+    progressClear();
+    return ok;
+  };
+  // References are kept apart, in ROOT/float64/compile: the program's
+  // folder holds programs only (and each folder is trimmed on its own).
+  CompileCache references;
+  std::string problem, why;
+  if (!usable || !references.open(cacheRoot(o) + "/float64", why))
+    return compileReference();
+  CacheKey referenceKey = key;
+  referenceKey.parts.push_back({"build", "float64 reference"});
+  if (references.lookup(referenceKey, problem)) {
+    library = references.entryPath(referenceKey);
+    return true;
+  }
+  // One not stored is compiled again by the next --check.
+  return compileReference() && (references.store(referenceKey, library, why), true);
 }
 
 bool CachedCompile::rebuild(const Options &o, const std::string &why, std::string &library,

@@ -26,6 +26,7 @@ char tempDirPath[PATH_MAX];
 char stagedPaths[kMaxStaged][PATH_MAX];
 volatile sig_atomic_t stagedUsed[kMaxStaged];
 volatile sig_atomic_t childPid = 0;
+volatile sig_atomic_t stopsHeld = 0, heldStop = 0;
 
 void say(const char *text) {
   ssize_t ignored = write(2, text, std::strlen(text));
@@ -85,6 +86,11 @@ const char *signalName(int sig) {
 /// status tells the caller what happened).
 void onFatalSignal(int sig) {
   bool crash = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+  if (stopsHeld && !crash && sig != SIGPIPE) { // acted on at the release
+    if (!heldStop)
+      heldStop = sig;
+    return;
+  }
   progressBreakLine(); // the message starts a line of its own
   say(crash ? "kfuse-run: error: the run crashed (" : "kfuse-run: stopped by ");
   say(signalName(sig));
@@ -131,6 +137,10 @@ void installExitHandlers() {
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE})
     std::signal(sig, onFatalSignal);
   std::signal(SIGABRT, onAbort);
+  // A write past the file-size limit (ulimit -f) fails with EFBIG, which
+  // names the file and leaves the temporaries to be removed, instead of
+  // killing the run silently. Children (kfuse-compile, its linker) inherit it.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::set_terminate(onTerminate);
 }
 
@@ -158,6 +168,16 @@ void unregisterStagedFile(const std::string &path) {
 }
 
 void setChild(pid_t pid) { childPid = pid; }
+
+void holdStopSignals() { stopsHeld = 1; }
+
+void releaseStopSignals() {
+  stopsHeld = 0;
+  if (int sig = heldStop) {
+    heldStop = 0;
+    raise(sig);
+  }
+}
 
 void cleanUp() {
   if (childPid > 0)

@@ -18,7 +18,8 @@
 namespace kfuse::run {
 
 /// Installs the handlers of fatal signals, of SIGABRT (a failed run-time
-/// check of the program) and of std::terminate.
+/// check of the program) and of std::terminate; ignores SIGXFSZ (a write
+/// past ulimit -f then fails with EFBIG, and is reported).
 void installExitHandlers();
 
 /// The directory is removed, with what is in it, by cleanUp().
@@ -29,6 +30,13 @@ bool registerStagedFile(const std::string &path);
 void unregisterStagedFile(const std::string &path);
 /// A running child is sent SIGTERM by cleanUp(); 0 when none.
 void setChild(pid_t pid);
+
+/// While held, SIGINT, SIGTERM, SIGHUP and SIGQUIT (received by any
+/// thread: blocking them in one would not do) are noted, not acted on;
+/// the release acts on the first one noted. writeOutputs holds them
+/// across its renames, so that they are all done or none.
+void holdStopSignals();
+void releaseStopSignals();
 
 /// Stops the child and removes what is registered. Async-signal-safe.
 void cleanUp();

@@ -18,6 +18,19 @@ std::string symbolFor(const VariantInfo &v, unsigned a, unsigned d) {
   return "";
 }
 
+/// N for a file named argN.npy (N without leading zeros), else npos.
+size_t argIndex(const std::string &name) {
+  if (name.size() < 8 || name.rfind("arg", 0) != 0 ||
+      name.compare(name.size() - 4, 4, ".npy") != 0)
+    return std::string::npos;
+  std::string digits = name.substr(3, name.size() - 7);
+  if (digits.empty() || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string::npos ||
+      (digits.size() > 1 && digits[0] == '0'))
+    return std::string::npos;
+  return std::stoul(digits);
+}
+
 /// Fills the arguments that --input left with DIR/argN.npy (kfuse-import
 /// --save-inputs writes one per argument). Other files in DIR are not
 /// read; an argN.npy for an argument the function does not have is an
@@ -33,15 +46,9 @@ bool filesFromDir(const std::string &dir, const FunctionInfo &f,
   fs::directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
-    if (name.size() < 8 || name.rfind("arg", 0) != 0 ||
-        name.compare(name.size() - 4, 4, ".npy") != 0)
+    size_t index = argIndex(name);
+    if (index == std::string::npos)
       continue;
-    std::string digits = name.substr(3, name.size() - 7);
-    if (digits.empty() || digits.size() > 9 ||
-        digits.find_first_not_of("0123456789") != std::string::npos ||
-        (digits.size() > 1 && digits[0] == '0'))
-      continue;
-    size_t index = std::stoul(digits);
     if (index >= f.args.size())
       return error = "--input-dir " + dir + " has " + name + " but " + f.name + " takes " +
                      (f.args.empty() ? std::string("no arguments")
@@ -55,6 +62,27 @@ bool filesFromDir(const std::string &dir, const FunctionInfo &f,
   return true;
 }
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> inputDirFiles(const Options &o) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::string, std::string>> files;
+  std::error_code ec;
+  if (o.inputDir.empty())
+    return files;
+  fs::directory_iterator it(o.inputDir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (argIndex(name) == std::string::npos)
+      continue;
+    std::string arg = name.substr(0, name.size() - 4);
+    bool given = false; // --input argN=FILE wins: DIR's file is not read
+    for (auto &[input, path] : o.inputs)
+      given |= input == arg;
+    if (!given)
+      files.push_back({"--input-dir's " + name, it->path().string()});
+  }
+  return files;
+}
 
 bool prepareInputs(const Options &o, const FunctionInfo &f, const VariantInfo &v,
                    std::vector<Tensor> &inputs, Symbols &symbols, std::string &error) {

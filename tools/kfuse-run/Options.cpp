@@ -85,7 +85,17 @@ void printUsage() {
       "                     $KFUSE_CUDA_GRAPHS): per-kernel times are then not\n"
       "                     measured, the graph's replay time a call is; auto\n"
       "                     is on where the driver has graphs, without a warning\n"
-      "  --check            compare with the unfused program on the CPU\n"
+      "  --check            check the results against the program in float64:\n"
+      "                     each element within 8x the error scale the float64\n"
+      "                     reference computes for the program in its working\n"
+      "                     precision (each op's rounding carried through it;\n"
+      "                     reductions' roundings adding in quadrature), or 4x\n"
+      "                     the unfused CPU run's measured error (+4 ulps). A\n"
+      "                     .mlir program's reference is compiled (and cached);\n"
+      "                     a library's is given with --reference, else the\n"
+      "                     run is compared with the unfused CPU run by allclose\n"
+      "  --reference FILE   the float64 reference of a library program, from\n"
+      "                     kfuse-compile --emit=lib --float64-reference\n"
       "  --trace FILE       a Chrome trace of launches and copies\n"
       "  --format text|json\n"
       "  --gpu-chip sm_XX --block-size N  passed to kfuse-compile for .mlir\n"
@@ -211,6 +221,14 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
     } else if (arg == "--block-size") {
       if (!next()) return false;
       o.blockSize = value;
+    } else if (arg == "--reference") {
+      if (!next()) return false;
+      if (value.empty())
+        return error = "--reference needs a library", false;
+      if (!o.reference.empty())
+        return error = "--reference is given twice (" + o.reference + " and " + value + ")",
+               false;
+      o.reference = value;
     } else if (arg == "--check") {
       if (!flag()) return false;
       o.check = true;
@@ -238,6 +256,9 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
   }
   if (o.program.empty())
     return error = "no program given (see --help)", false;
+  if (!o.reference.empty() && !o.check)
+    return error = "--reference " + o.reference + " is for --check, which is not given",
+           false;
   if (o.noCache && !o.cacheDir.empty())
     return error = "--no-cache and --cache-dir " + o.cacheDir + " contradict each other",
            false;

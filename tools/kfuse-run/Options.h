@@ -23,6 +23,11 @@ struct Options {
   uint64_t seed = 0;
   int warmup = 2, repeat = 10;
   bool check = false;
+  // --reference FILE: the float64 reference library of a library program
+  // (kfuse-compile --emit=lib --float64-reference); a .mlir program's is
+  // compiled (float64Reference: that compile's kfuse-compile flag).
+  std::string reference;
+  bool float64Reference = false;
   // --cuda-graph on|off|auto; empty: the runtime's default
   // (KFUSE_CUDA_GRAPHS, else off).
   std::string cudaGraph;
@@ -30,6 +35,11 @@ struct Options {
   // The compile cache (Cache.h): --no-cache, --cache-dir DIR.
   bool noCache = false;
   std::string cacheDir;
+  // What kfuse-compile reads, when not `program` itself: the private copy
+  // of the bytes the cache key hashed (CachedCompile), so that a save of
+  // the program during the run cannot put another program's library under
+  // this key. Diagnostics still name `program`.
+  std::string compileSource;
 };
 
 /// Parses argv; on a bad option returns false with the reason in `error`.

@@ -9,7 +9,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace kfuse::run {
@@ -74,6 +78,60 @@ mode_t newFileMode() {
   return 0666 & ~mask;
 }
 
+/// The inode flags of `path` (chattr's: FS_IMMUTABLE_FL, FS_APPEND_FL);
+/// 0 where they cannot be read (a file system without them).
+int inodeFlags(const std::string &path) {
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  int flags = 0;
+  if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0)
+    flags = 0;
+  if (fd >= 0)
+    close(fd);
+  return flags;
+}
+
+/// Whether this process may remove or replace other users' files in a
+/// sticky directory (CAP_FOWNER; root has it, unless it was dropped).
+bool mayOverrideSticky() {
+  __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  if (syscall(SYS_capget, &header, data) != 0)
+    return geteuid() == 0;
+  return data[0].effective & (1u << CAP_FOWNER);
+}
+
+/// Why renaming a staged file over `target` would fail though the staged
+/// file can be made beside it, or "": the file or its directory is
+/// immutable or append-only (chattr +i, +a), or the directory is sticky
+/// (/tmp) and the file another user's. Said for every output before any
+/// is staged or renamed: a failure in the middle of the renames would
+/// leave the first outputs new and the others old.
+std::string cannotReplace(const std::string &target, bool exists, const struct stat &st) {
+  std::string dir = directoryOf(target);
+  if (int flags = inodeFlags(dir); flags & (FS_IMMUTABLE_FL | FS_APPEND_FL))
+    return "its directory " + dir + " is " +
+           (flags & FS_IMMUTABLE_FL ? "immutable (chattr +i)" : "append-only (chattr +a)");
+  if (!exists)
+    return "";
+  if (int flags = inodeFlags(target); flags & (FS_IMMUTABLE_FL | FS_APPEND_FL))
+    return std::string("it is ") +
+           (flags & FS_IMMUTABLE_FL ? "immutable (chattr +i)" : "append-only (chattr +a)");
+  struct stat d;
+  if (stat(dir.c_str(), &d) == 0 && (d.st_mode & S_ISVTX) && st.st_uid != geteuid() &&
+      d.st_uid != geteuid() && !mayOverrideSticky())
+    return "it belongs to another user (uid " + std::to_string(st.st_uid) +
+           ") in the sticky directory " + dir;
+  return "";
+}
+
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT held while the outputs are renamed
+/// (Cleanup.h): a signal then is acted on after the last rename, never
+/// between two of them.
+struct HoldStopSignals {
+  HoldStopSignals() { holdStopSignals(); }
+  ~HoldStopSignals() { releaseStopSignals(); }
+};
+
 /// A regular output staged beside the file it replaces.
 struct Staged {
   std::string temp, target, given;
@@ -91,24 +149,28 @@ void discard(std::vector<Staged> &staged) {
 bool checkOutputPath(const std::string &what, const std::string &path,
                      const std::vector<std::pair<std::string, std::string>> &kept,
                      std::string &error) {
-  struct stat out;
+  struct stat out, st;
+  bool exists = false;
+  std::string target = followLinks(path, st, exists);
   if (stat(path.c_str(), &out) != 0) {
     // A new file: it cannot be anything the user gave, but its directory
     // must take it (said now, not after the run).
-    struct stat st;
-    bool exists;
-    std::string dir = directoryOf(followLinks(path, st, exists));
-    if (access(dir.c_str(), W_OK | X_OK) != 0)
+    if (access(directoryOf(target).c_str(), W_OK | X_OK) != 0)
       return error = "cannot write " + path + ": " + reason(), false;
-    return true;
+  } else {
+    if (S_ISDIR(out.st_mode))
+      return error = what + " " + path + " is a directory", false;
+    for (const auto &[label, other] : kept) {
+      struct stat in;
+      if (stat(other.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+        return error = what + " " + path + " is " + label + "; refusing to overwrite it",
+               false;
+    }
   }
-  if (S_ISDIR(out.st_mode))
-    return error = what + " " + path + " is a directory", false;
-  for (const auto &[label, other] : kept) {
-    struct stat in;
-    if (stat(other.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-      return error = what + " " + path + " is " + label + "; refusing to overwrite it", false;
-  }
+  // Said before the run, and again by writeOutputs before any rename.
+  if (!exists || S_ISREG(st.st_mode))
+    if (std::string why = cannotReplace(target, exists, st); !why.empty())
+      return error = "cannot replace " + path + ": " + why, false;
   return true;
 }
 
@@ -128,6 +190,15 @@ bool sameOutputFile(const std::string &a, const std::string &b) {
 }
 
 bool writeOutputs(const std::vector<PendingOutput> &outputs, std::string &error) {
+  for (const PendingOutput &o : outputs) {
+    struct stat st;
+    bool exists = false;
+    std::string target = followLinks(o.path, st, exists);
+    if (!exists || S_ISREG(st.st_mode))
+      if (std::string why = cannotReplace(target, exists, st); !why.empty())
+        return error = "cannot replace " + o.path + ": " + why + "; no output was written",
+               false;
+  }
   std::vector<Staged> staged;
   std::vector<const PendingOutput *> through;
   std::vector<std::string> throughPaths;
@@ -191,6 +262,7 @@ bool writeOutputs(const std::vector<PendingOutput> &outputs, std::string &error)
     }
   }
   // Everything is written: the renames commit the regular files.
+  HoldStopSignals hold;
   for (size_t i = 0; i < staged.size(); ++i) {
     if (std::rename(staged[i].temp.c_str(), staged[i].target.c_str()) != 0) {
       error = "cannot replace " + staged[i].given + ": " + reason();

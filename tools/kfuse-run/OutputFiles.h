@@ -10,7 +10,11 @@
 //    through, never replaced by a regular file.
 // Nothing is renamed until every regular output is staged and every
 // written-through one is written; a failure leaves the regular outputs as
-// they were. Plain POSIX and C++ only (no LLVM), so that any tool can use it.
+// they were. What would make a rename fail after the staging (an immutable
+// or append-only file or directory, another user's file in a sticky
+// directory) is checked for every output first, and SIGINT, SIGTERM,
+// SIGHUP and SIGQUIT wait until the last rename is done. Plain POSIX and
+// C++ only (no LLVM), so that any tool can use it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KFUSE_TOOLS_KFUSE_RUN_OUTPUTFILES_H
@@ -31,9 +35,9 @@ struct PendingOutput {
 };
 
 /// Refuses `path` (named `what` in the error, e.g. "--output result0") as
-/// an output when it is a directory, or when it is the same file, compared
+/// an output when it is a directory, when it is the same file, compared
 /// by device and inode through links, as one of `kept` (what the user gave
-/// as input: label and path).
+/// as input: label and path), or when it could not be replaced (above).
 bool checkOutputPath(const std::string &what, const std::string &path,
                      const std::vector<std::pair<std::string, std::string>> &kept,
                      std::string &error);

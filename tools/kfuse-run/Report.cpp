@@ -205,11 +205,27 @@ void printText(const RunReport &r) {
   }
   std::printf("allocator: %llu driver allocations, %llu served from the cache\n",
               (unsigned long long)r.driverAllocations, (unsigned long long)r.cacheHits);
-  if (r.check.ran)
+  const CheckResult &c = r.check;
+  std::string verdict = std::string(c.passed ? "ok" : "FAILED") +
+                        (c.detail.empty() ? "" : ": " + c.detail);
+  if (c.ran && c.reference == "float64") {
+    // The reference runs on the CPU, unfused, in float64 (Check.cpp).
+    std::string unchecked;
+    if (c.unchecked)
+      unchecked = "; " + std::to_string(c.unchecked) + " element" +
+                  (c.unchecked == 1 ? "" : "s") + " unchecked (no finite bound: a pole, "
+                  "an overflow or a comparison that may flip)";
+    std::printf("check against the CPU, unfused: in float64, max abs error %s, max rel "
+                "error %s; %s%% of the error allowed (%s; the unfused run: %s%% of the "
+                "scale's)%s: %s\n",
+                number(c.maxAbs).c_str(), number(c.maxRel).c_str(),
+                number(100 * c.boundUse).c_str(), c.tolerance.c_str(),
+                number(100 * c.unfusedBoundUse).c_str(), unchecked.c_str(), verdict.c_str());
+  } else if (c.ran) {
     std::printf("check against the CPU, unfused: max abs error %s, max rel error %s "
-                "(%s): %s%s\n", number(r.check.maxAbs).c_str(), number(r.check.maxRel).c_str(),
-                r.check.tolerance.c_str(), r.check.passed ? "ok" : "FAILED",
-                r.check.detail.empty() ? "" : (": " + r.check.detail).c_str());
+                "(%s): %s\n", number(c.maxAbs).c_str(), number(c.maxRel).c_str(),
+                c.tolerance.c_str(), verdict.c_str());
+  }
 }
 
 void printJson(const RunReport &r) {
@@ -237,7 +253,16 @@ void printJson(const RunReport &r) {
                  {"max_abs", r.check.maxAbs},
                  {"max_rel", r.check.maxRel},
                  {"tolerance", r.check.tolerance},
-                 {"detail", r.check.detail}};
+                 {"detail", r.check.detail},
+                 {"reference", r.check.reference}};
+  if (r.check.ran && r.check.reference == "unfused")
+    check["no_reference"] = textOrNull(r.check.noReference);
+  if (r.check.ran && r.check.reference == "float64") {
+    check["bound_use"] = r.check.boundUse;
+    check["unfused_bound_use"] = r.check.unfusedBoundUse;
+    check["unfused_max_abs"] = r.check.unfusedMaxAbs;
+    check["unchecked_elements"] = r.check.unchecked;
+  }
   Json doc = {
       {"schema_version", kSchemaVersion},
       {"program", r.program},

@@ -34,10 +34,24 @@ struct KernelRow {
   bool abovePeak = false;
 };
 
+/// --check (Check.cpp).
 struct CheckResult {
   bool ran = false, passed = true;
-  double maxAbs = 0, maxRel = 0;
+  /// What the run is compared with: "float64" (the reference library: its
+  /// values and error bounds) or "unfused" (no reference: the unfused CPU
+  /// run, by allclose).
+  std::string reference;
+  double maxAbs = 0, maxRel = 0; // the run's largest errors against it
+  /// float64: the run's largest error over what is allowed (at most 1
+  /// passes), the unfused CPU run's over 8x the reference's error scale
+  /// and its largest error; elements with no finite scale (a pole, an
+  /// overflow, a flip) that no measure allowed.
+  double boundUse = 0, unfusedBoundUse = 0, unfusedMaxAbs = 0;
+  uint64_t unchecked = 0;
   std::string tolerance, detail;
+  /// Why there is no float64 reference, when the check is "unfused": "a
+  /// library without --reference", or kfuse-compile's reason.
+  std::string noReference;
 };
 
 /// CUDA graphs (--cuda-graph): the runtime's counts over the whole run and

@@ -3,6 +3,7 @@
 
 #include "OutputFiles.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -171,13 +172,15 @@ bool readFile(const std::string &path, std::string &bytes, std::string &error) {
   return true;
 }
 
-/// The dims of a .npy shape tuple, "(2, 3)", "(5,)" or "()": non-negative
-/// decimal integers only.
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+/// The dims of a .npy shape tuple's inside, "2, 3", "5," or "":
+/// non-negative decimal integers as Python writes them (no leading zero).
 bool parseShape(const std::string &tuple, std::vector<int64_t> &shape, std::string &why) {
   shape.clear();
   size_t i = 0;
   auto space = [&] {
-    while (i < tuple.size() && tuple[i] == ' ')
+    while (i < tuple.size() && isSpace(tuple[i]))
       ++i;
   };
   while (true) {
@@ -196,15 +199,113 @@ bool parseShape(const std::string &tuple, std::vector<int64_t> &shape, std::stri
     }
     size_t end = tuple.find(',', begin);
     std::string item = tuple.substr(begin, end == std::string::npos ? end : end - begin);
-    while (!item.empty() && item.back() == ' ')
+    while (!item.empty() && isSpace(item.back()))
       item.pop_back();
     space();
-    if (i == begin || (i < tuple.size() && tuple[i] != ','))
+    if (i == begin || (i < tuple.size() && tuple[i] != ',') ||
+        (tuple[begin] == '0' && i - begin > 1))
       return why = "dim '" + item + "' is not a non-negative integer", false;
     shape.push_back(d);
     if (i < tuple.size())
       ++i; // the comma
   }
+}
+
+/// What a .npy header says.
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+};
+
+/// Reads the header's dict as numpy does (ast.literal_eval, then its
+/// checks): the keys descr, fortran_order and shape, each once (Python
+/// keeps a repeated key's last value, a lax reader its first), descr a
+/// string, fortran_order the literal True or False (not 1, not 'True'),
+/// shape a tuple of integers ("(5,)"; "(5)" is an int). Strings hold no
+/// escapes (numpy writes none). Anything else is refused, said in `why`.
+bool parseHeader(const std::string &h, NpyHeader &out, std::string &why) {
+  size_t i = 0;
+  auto skip = [&] {
+    while (i < h.size() && isSpace(h[i]))
+      ++i;
+  };
+  auto eat = [&](char c) {
+    skip();
+    return i < h.size() && h[i] == c ? (++i, true) : false;
+  };
+  // The text of the next value, for messages and True/False: up to the
+  // next , } or newline, or a bracket's match.
+  auto value = [&] {
+    skip();
+    size_t end = std::min(h.find_first_of(",}\n", i), h.size());
+    size_t close = i < h.size() && (h[i] == '(' || h[i] == '[')
+                       ? h.find(h[i] == '(' ? ')' : ']', i)
+                       : h.npos;
+    if (close != h.npos)
+      end = close + 1;
+    while (end > i && isSpace(h[end - 1]))
+      --end;
+    return h.substr(i, end - i);
+  };
+  auto string = [&](std::string &text) {
+    char quote = eat('\'') ? '\'' : eat('"') ? '"' : 0;
+    size_t close = quote ? h.find_first_of(std::string(1, quote) + "\\\n", i) : h.npos;
+    if (close == h.npos || h[close] != quote)
+      return false;
+    text = h.substr(i, close - i);
+    i = close + 1;
+    return true;
+  };
+  const std::string keys[3] = {"descr", "fortran_order", "shape"};
+  bool seen[3] = {false, false, false};
+  if (!eat('{'))
+    return why = "the .npy header is not a dict", false;
+  while (!eat('}')) {
+    std::string key, v;
+    if (!string(key))
+      return why = "the .npy header has the key " + value() + ", not a string", false;
+    int k = int(std::find(keys, keys + 3, key) - keys);
+    if (k == 3)
+      return why = "the .npy header has the key '" + key +
+                   "' (numpy's have descr, fortran_order and shape)",
+             false;
+    if (seen[k])
+      return why = "the .npy header has the key '" + key + "' twice", false;
+    seen[k] = true;
+    if (!eat(':'))
+      return why = "the .npy header has no ':' after '" + key + "'", false;
+    v = value();
+    if (k == 0 && !string(out.descr))
+      return why = "descr in the .npy header is " + v + ", not a string", false;
+    if (k == 1 && v != "True" && v != "False")
+      return why = "fortran_order in the .npy header is " + v + ", not True or False", false;
+    if (k == 1)
+      out.fortranOrder = v == "True", i += v.size();
+    if (k == 2) {
+      size_t close = eat('(') ? h.find(')', i) : h.npos;
+      std::string inside = close == h.npos ? "" : h.substr(i, close - i);
+      if (close == h.npos || (inside.find(',') == h.npos &&
+                              inside.find_first_not_of(" \t\n\r\f") != h.npos))
+        return why = "shape in the .npy header is " + v +
+                     ", not a tuple (one dim N is written (N,))",
+               false;
+      i = close + 1;
+      if (!parseShape(inside, out.shape, why))
+        return why = "bad shape in the header: " + why, false;
+    }
+    if (eat('}'))
+      break;
+    if (!eat(','))
+      return why = "the .npy header has '" + value() + "' after the value of '" + key + "'",
+             false;
+  }
+  if (skip(), i != h.size())
+    return why = "the .npy header has '" + value() + "' after its dict", false;
+  for (int k = 0; k < 3; ++k)
+    if (!seen[k])
+      return why = "the .npy header has no " + keys[k], false;
+  return true;
 }
 } // namespace
 
@@ -235,38 +336,28 @@ bool readNpy(const std::string &path, Tensor &out, std::string &error) {
   }
   if (headerLen > bytes.size() - start)
     return error = path + " is truncated", false;
-  std::string header = bytes.substr(start, headerLen);
-  auto field = [&](const char *key) -> std::string {
-    size_t k = header.find(std::string("'") + key + "'");
-    if (k == std::string::npos)
-      return "";
-    size_t colon = header.find(':', k);
-    return colon == std::string::npos ? "" : header.substr(colon + 1);
-  };
-  std::string descr = field("descr");
-  size_t q1 = descr.find('\''), q2 = descr.find('\'', q1 + 1);
-  if (q1 == std::string::npos || q2 == std::string::npos)
-    return error = path + ": no dtype in the header", false;
-  descr = descr.substr(q1 + 1, q2 - q1 - 1);
-  if (descr.size() == 3 && descr[0] == '=')
+  std::string header = bytes.substr(start, headerLen), why;
+  NpyHeader parsed;
+  if (!parseHeader(header, parsed, why))
+    return error = path + ": " + why, false;
+  // '<f4' as numpy writes it; '=f4' and 'f4' are native (little-endian
+  // here); a byte has no order ('|b1', also spelled '<b1').
+  std::string descr = parsed.descr;
+  if (descr.size() == 2)
+    descr = (descr[1] == '1' ? "|" : "<") + descr;
+  if (descr.size() == 3 && (descr[0] == '=' || (descr[0] == '<' && descr[2] == '1')))
     descr[0] = descr[2] == '1' ? '|' : '<';
-  if (descr == "<b1")
-    descr = "|b1";
   out.dtype.clear();
   for (const DtypeInfo &d : kDtypes)
     if (d.npy && descr == d.npy)
       out.dtype = d.kf;
   if (out.dtype.empty())
-    return error = path + ": dtype '" + descr + "' is not one kfuse runs (f4, f8, f2, i4, i8, b1, little-endian)", false;
-  if (field("fortran_order").find("True") < field("fortran_order").find(','))
+    return error = path + ": dtype '" + parsed.descr +
+                   "' is not one kfuse runs (f4, f8, f2, i4, i8, b1, little-endian)",
+           false;
+  if (parsed.fortranOrder)
     return error = path + ": Fortran-order arrays are not supported", false;
-  std::string shape = field("shape");
-  size_t open = shape.find('('), close = shape.find(')');
-  if (open == std::string::npos || close == std::string::npos || close < open)
-    return error = path + ": no shape in the header", false;
-  std::string why;
-  if (!parseShape(shape.substr(open + 1, close - open - 1), out.shape, why))
-    return error = path + ": bad shape in the header: " + why, false;
+  out.shape = parsed.shape;
   int64_t elements;
   size_t want;
   if (!sizeOf(out.shape, elementSize(out.dtype), elements, want))
@@ -280,6 +371,11 @@ bool readNpy(const std::string &path, Tensor &out, std::string &error) {
                    std::to_string(want),
            false;
   out.data.assign(bytes.begin() + dataStart, bytes.end());
+  // A bool is any byte but 0 to numpy and torch (np.load gives True for
+  // 2 or 255): kernels add and compare the bytes, so they are made 0 or 1.
+  if (out.dtype == "i1")
+    for (unsigned char &b : out.data)
+      b = b != 0;
   return true;
 }
 

@@ -101,6 +101,8 @@ bool checkOutputs(const Options &o, std::string &error) {
   std::vector<std::pair<std::string, std::string>> kept = {{"the program", o.program}};
   for (auto &[name, path] : o.inputs)
     kept.push_back({"also --input " + name, path});
+  for (auto &[label, path] : inputDirFiles(o))
+    kept.push_back({"also " + label, path});
   std::vector<std::pair<std::string, std::string>> outputs; // option, path
   for (auto &[name, path] : o.outputs)
     outputs.push_back({"--output", path});
@@ -323,8 +325,19 @@ int run(int argc, char **argv) {
   report.graph.note = kfuse_rt_graph_note();
 
   if (o.check) {
-    progressStep("checking against the unfused program on the CPU");
-    report.check = checkAgainstCpu(o, library, *f, inputs, results, error);
+    // The float64 reference (Check.cpp): --reference's, or compiled from
+    // the .mlir program; a library without one, and a program that has
+    // none (hand-written kernels, calls, control flow), are compared with
+    // the unfused run by allclose, the report saying why.
+    std::string reference = o.reference, noReference;
+    if (reference.empty() && isMlir && !compiled.reference(o, reference, noReference, error)) {
+      if (noReference.empty())
+        return fail(error);
+      reference.clear();
+    }
+    progressStep(reference.empty() ? "checking against the unfused program on the CPU"
+                                   : "checking against the program in float64 on the CPU");
+    report.check = checkResults(o, library, reference, *f, inputs, results, noReference, error);
     progressClear();
     if (!error.empty())
       return fail(error);

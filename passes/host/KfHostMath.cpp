@@ -1,0 +1,194 @@
+//===- KfHostMath.cpp - tanh, expm1, rsqrt for the CPU, computed in f64 ---===//
+//
+// On the CPU, math.tanh of f32 went to libm's tanhf (up to 2.2 ulp from the
+// exact value over 2^20 points), expm1 was 2t / (1 - t), t = tanh(x/2),
+// near 0 (3.9 ulp, and 0 for the smallest denormal), and rsqrt 1 / sqrt(x)
+// (two roundings: 1.47 ulp). They are written out
+// here in f64 arithmetic for f32, f16 and bf16 operands, scalar or vector:
+// the f64 result is within about 1e-15 of the exact one relatively, so the
+// one rounding to f32 at the end is correct but for inputs within 1e-15 of
+// a halfway point (at most 0.5 ulp and a hair; test/Runtime/ulp-bounds.mlir
+// measures it). The code is branch-free arithmetic that vectorizes (4 f64
+// lanes a register): no libm call a lane.
+//
+// - expm1(x): x = n ln 2 + r, |r| <= ln 2 / 2 (Cody-Waite, ln 2 in two
+//   parts); expm1(r) by its Taylor series to r^13 (the next term is below
+//   5e-18 of r); expm1(x) = 2^n expm1(r) + (2^n - 1), which for n = 0 is
+//   the series itself: exact for tiny x (denormals included, which are
+//   normal numbers in f64). x is clamped to [-40, 90] first: past either
+//   end the f32 result is -1 or inf.
+// - tanh(x) = sign(x) t / (t + 2), t = expm1(2 |x|), |x| clamped to 10
+//   (tanh is 1 in f32 from 9.01 on). No cancellation: t and t + 2 are
+//   accurate relatively, small or large.
+// - rsqrt(x) = 1 / sqrt(x), both in f64.
+// NaN is put back at the end (the clamps are maxnum/minnum).
+//
+// f64 expm1 becomes a call of libm's expm1 (math-to-llvm would write
+// exp(x) - 1, which loses everything near 0); f64 tanh is libm's already.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace kfuse {
+#define GEN_PASS_DEF_KFHOSTMATH
+#include "passes/Passes.h.inc"
+} // namespace kfuse
+
+using namespace mlir;
+
+namespace {
+
+/// Builds f64 arithmetic on scalars or vectors of the shape of `like`.
+struct F64Math {
+  OpBuilder &b;
+  Location loc;
+  Type f64; // f64, or a vector of f64 of the operand's shape
+  Type i64;
+
+  F64Math(OpBuilder &b, Location loc, Type like) : b(b), loc(loc) {
+    auto vec = dyn_cast<VectorType>(like);
+    f64 = vec ? Type(vec.clone(b.getF64Type())) : Type(b.getF64Type());
+    i64 = vec ? Type(vec.clone(b.getI64Type())) : Type(b.getI64Type());
+  }
+
+  Value constant(Type t, TypedAttr scalar) {
+    if (auto vec = dyn_cast<VectorType>(t))
+      return arith::ConstantOp::create(b, loc, SplatElementsAttr::get(vec, scalar));
+    return arith::ConstantOp::create(b, loc, scalar);
+  }
+  Value c(double v) { return constant(f64, b.getF64FloatAttr(v)); }
+  Value ci(int64_t v) { return constant(i64, b.getI64IntegerAttr(v)); }
+  Value fma(Value a, Value m, Value s) { return math::FmaOp::create(b, loc, a, m, s); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+
+  /// expm1(x) for x in [-40, 90] (see the file comment).
+  Value expm1Core(Value x) {
+    Value n = math::RoundEvenOp::create(b, loc, mul(x, c(1.4426950408889634)));
+    // ln 2 = hi + lo, hi with 21 trailing zero bits: n * hi is exact.
+    Value r = fma(n, c(-6.93147180369123816490e-01), x);
+    r = fma(n, c(-1.90821492927058770002e-10), r);
+    // sum_{k >= 2} r^(k-2) / k!, k to 13, by Horner.
+    double coefficient = 1.0;
+    SmallVector<double> inverseFactorials;
+    for (int k = 2; k <= 13; ++k)
+      inverseFactorials.push_back(coefficient /= k);
+    Value q = c(inverseFactorials.back());
+    for (int k = (int)inverseFactorials.size() - 2; k >= 0; --k)
+      q = fma(q, r, c(inverseFactorials[k]));
+    Value p = fma(q, mul(r, r), r); // expm1(r); r itself when r * r vanishes
+    // 2^n, n in [-58, 130]: a normal f64 built from its exponent bits.
+    Value bits = arith::ShLIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, arith::FPToSIOp::create(b, loc, i64, n), ci(1023)),
+        ci(52));
+    Value s = arith::BitcastOp::create(b, loc, f64, bits);
+    return fma(s, p, arith::SubFOp::create(b, loc, s, c(1.0)));
+  }
+
+  Value keepNaN(Value x, Value y) {
+    Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    return arith::SelectOp::create(b, loc, isNaN, x, y);
+  }
+
+  Value expm1(Value x) {
+    Value clamped = arith::MinNumFOp::create(
+        b, loc, arith::MaxNumFOp::create(b, loc, x, c(-40.0)), c(90.0));
+    return keepNaN(x, expm1Core(clamped));
+  }
+
+  Value tanh(Value x) {
+    Value a = arith::MinNumFOp::create(b, loc, math::AbsFOp::create(b, loc, x), c(10.0));
+    Value t = expm1Core(add(a, a));
+    Value y = arith::DivFOp::create(b, loc, t, add(t, c(2.0)));
+    return keepNaN(x, math::CopySignOp::create(b, loc, y, x));
+  }
+};
+
+/// A call of libm's f64 `name` on scalar or vector `x` (a call a lane).
+Value callLibm(OpBuilder &b, Location loc, ModuleOp module, StringRef name, Value x) {
+  Type f64 = b.getF64Type();
+  FunctionType type = b.getFunctionType({f64}, {f64});
+  Operation *existing = SymbolTable::lookupSymbolIn(module, name);
+  if (!existing) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto decl = func::FuncOp::create(b, loc, name, type);
+    decl.setPrivate();
+  } else if (auto f = dyn_cast<func::FuncOp>(existing);
+             !f || !f.isDeclaration() || f.getFunctionType() != type) {
+    // A program's own function of that name: calling it would be wrong.
+    existing->emitError() << "kf-host-math: '" << name
+                          << "' is libm's function, which the CPU code of expm1 calls";
+    return nullptr;
+  }
+  auto call = [&](Value v) {
+    return func::CallOp::create(b, loc, name, TypeRange{f64}, ValueRange{v}).getResult(0);
+  };
+  auto vec = dyn_cast<VectorType>(x.getType());
+  if (!vec)
+    return call(x);
+  auto flat = VectorType::get({vec.getNumElements()}, f64);
+  Value in = vector::ShapeCastOp::create(b, loc, flat, x);
+  SmallVector<Value> lanes;
+  for (int64_t i = 0; i < flat.getNumElements(); ++i)
+    lanes.push_back(call(vector::ExtractOp::create(b, loc, in, i)));
+  Value out = vector::FromElementsOp::create(b, loc, flat, lanes);
+  return vector::ShapeCastOp::create(b, loc, vec, out);
+}
+
+/// The float type of a scalar or a vector's elements, or null.
+FloatType floatElement(Type t) {
+  if (auto vec = dyn_cast<VectorType>(t))
+    return dyn_cast<FloatType>(vec.getElementType());
+  return dyn_cast<FloatType>(t);
+}
+
+struct KfHostMathPass : kfuse::impl::KfHostMathBase<KfHostMathPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation *> ops;
+    module->walk([&](Operation *op) {
+      if (isa<math::TanhOp, math::ExpM1Op, math::RsqrtOp>(op) &&
+          floatElement(op->getResultTypes()[0]))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      Value x = op->getOperand(0);
+      Type type = x.getType();
+      FloatType elt = floatElement(type);
+      Value y;
+      if (elt.getWidth() == 64) {
+        if (!isa<math::ExpM1Op>(op))
+          continue; // libm's tanh, through math-to-libm; 1 / sqrt(x)
+        y = callLibm(b, loc, module, "expm1", x);
+        if (!y)
+          return signalPassFailure();
+      } else if (elt.getWidth() < 64) {
+        F64Math m(b, loc, type);
+        Value wide = arith::ExtFOp::create(b, loc, m.f64, x);
+        if (isa<math::TanhOp>(op))
+          y = m.tanh(wide);
+        else if (isa<math::ExpM1Op>(op))
+          y = m.expm1(wide);
+        else
+          y = arith::DivFOp::create(b, loc, m.c(1.0), math::SqrtOp::create(b, loc, wide));
+        y = arith::TruncFOp::create(b, loc, type, y);
+      } else {
+        continue; // wider than f64: left to libm
+      }
+      op->getResult(0).replaceAllUsesWith(y);
+      op->erase();
+    }
+  }
+};
+
+} // namespace

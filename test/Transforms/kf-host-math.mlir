@@ -1,0 +1,82 @@
+// kf-host-math (the CPU lowering's first pass): tanh, expm1 and rsqrt of
+// f32, f16 and bf16 become f64 arithmetic rounded once (issue 27: libm's
+// tanhf was 2.2 ulp off, expm1 3.9 ulp, rsqrt as an f32 1 / sqrt 1.47; the
+// accuracy itself is measured by test/Runtime/ulp-bounds.mlir); an f64
+// expm1 becomes a call of libm's expm1, one a lane of a vector.
+// RUN: kfuse-opt %s -split-input-file -verify-diagnostics --kf-host-math | FileCheck %s
+
+// Vector tanh: |x| clamped to 10 (minnumf), t = expm1(2|x|) by 2^n and a
+// polynomial (fma), t / (t + 2), the sign put back, NaN kept, one truncf.
+// CHECK-LABEL: func.func @tanh_vector
+// CHECK-SAME: (%[[X:.*]]: vector<8xf32>)
+// CHECK: %[[W:.*]] = arith.extf %[[X]] : vector<8xf32> to vector<8xf64>
+// CHECK: math.absf %[[W]] : vector<8xf64>
+// CHECK: arith.minnumf
+// CHECK: math.roundeven {{.*}} : vector<8xf64>
+// CHECK: math.fma {{.*}} : vector<8xf64>
+// CHECK: arith.bitcast {{.*}} : vector<8xi64> to vector<8xf64>
+// CHECK: %[[Q:.*]] = arith.divf
+// CHECK: %[[S:.*]] = math.copysign %[[Q]], %[[W]] : vector<8xf64>
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[W]], %[[W]] : vector<8xf64>
+// CHECK: %[[R:.*]] = arith.select %[[NAN]], %[[W]], %[[S]]
+// CHECK: %[[Y:.*]] = arith.truncf %[[R]] : vector<8xf64> to vector<8xf32>
+// CHECK-NOT: math.tanh
+// CHECK: return %[[Y]]
+func.func @tanh_vector(%x: vector<8xf32>) -> vector<8xf32> {
+  %y = math.tanh %x : vector<8xf32>
+  return %y : vector<8xf32>
+}
+
+// -----
+
+// Scalar expm1 of bf16: the input clamped to [-40, 90] first (maxnumf,
+// minnumf), 2^n s p + (2^n - 1), NaN kept.
+// CHECK-LABEL: func.func @expm1_bf16
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : bf16 to f64
+// CHECK: arith.maxnumf %[[W]], %{{.*}} : f64
+// CHECK: arith.minnumf
+// CHECK: arith.subf %{{.*}}, %{{.*}} : f64
+// CHECK-NEXT: math.fma %{{.*}}, %{{.*}}, %{{.*}} : f64
+// CHECK-NEXT: arith.cmpf uno, %[[W]], %[[W]] : f64
+// CHECK: arith.truncf %{{.*}} : f64 to bf16
+// CHECK-NOT: math.expm1
+func.func @expm1_bf16(%x: bf16) -> bf16 {
+  %y = math.expm1 %x : bf16
+  return %y : bf16
+}
+
+// -----
+
+// f64: expm1 calls libm (declared once), a lane at a time; tanh and rsqrt
+// are left to math-to-libm and math-to-llvm; f32 rsqrt is 1 / sqrt in f64.
+// CHECK-LABEL: module
+// CHECK: func.func private @expm1(f64) -> f64
+// CHECK-LABEL: func.func @f64_ops
+// CHECK-COUNT-2: call @expm1(%{{.*}}) : (f64) -> f64
+// CHECK: vector.from_elements
+// CHECK: math.tanh %{{.*}} : f64
+// CHECK: math.rsqrt %{{.*}} : f64
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : f32 to f64
+// CHECK: %[[R:.*]] = math.sqrt %[[W]] : f64
+// CHECK: %[[Q:.*]] = arith.divf %{{.*}}, %[[R]] : f64
+// CHECK: arith.truncf %[[Q]] : f64 to f32
+func.func @f64_ops(%v: vector<2xf64>, %d: f64, %s: f32) -> (vector<2xf64>, f64, f64, f32) {
+  %e = math.expm1 %v : vector<2xf64>
+  %t = math.tanh %d : f64
+  %r = math.rsqrt %d : f64
+  %q = math.rsqrt %s : f32
+  return %e, %t, %r, %q : vector<2xf64>, f64, f64, f32
+}
+
+// -----
+
+// Negative: the program defines its own @expm1; calling it for libm's
+// would compute something else, so the pass refuses.
+// expected-error @+1 {{kf-host-math: 'expm1' is libm's function, which the CPU code of expm1 calls}}
+func.func @expm1(%x: f64) -> f64 {
+  return %x : f64
+}
+func.func @uses_expm1(%x: f64) -> f64 {
+  %y = math.expm1 %x : f64
+  return %y : f64
+}
