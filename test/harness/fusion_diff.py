@@ -122,9 +122,17 @@ def tolerances(source, funcs, counts, atol, rtol):
 
 
 def parse_output(text):
-    blocks = re.split(r"Unranked Memref[^\n]*\n", text)[1:]
+    # printMemref prints an element of an array with a size-0 dim all the
+    # same (read from its base: uninitialized memory, which differed from
+    # run to run), so the sizes in the header decide: such an array is empty.
+    parts = re.split(r"(Unranked Memref[^\n]*\n)", text)[1:]
     num = re.compile(r"-?nan|-?inf|[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
-    return [np.array([float(x) for x in num.findall(b)]) for b in blocks]
+    arrays = []
+    for header, b in zip(parts[0::2], parts[1::2]):
+        sizes = re.search(r"sizes = \[([^\]]*)\]", header)
+        empty = bool(sizes) and any(int(d) == 0 for d in sizes.group(1).replace(",", " ").split())
+        arrays.append(np.array([]) if empty else np.array([float(x) for x in num.findall(b)]))
+    return arrays
 
 
 def run(kfuse_opt, runner, module, pipeline):
