@@ -18,6 +18,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/IR/Remarks.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
 
@@ -369,6 +370,7 @@ struct KfFormKernelsPass
           work.erase();
         return failure();
       }
+      forgetErasedKernels(work, *formed);
       bool again = check && isolateUnmappable(graph, plan, *formed, isolated);
       if (again) {
         work.erase();
@@ -383,6 +385,19 @@ struct KfFormKernelsPass
       count(graph, plan, *formed);
       return success();
     }
+  }
+
+  /// Merging the bodies may erase a kernel: one whose results folded away
+  /// (a slice of a cat that reads only the other operand). Its entry in
+  /// `formed` becomes null, as the kernels formKernelRegions found dead
+  /// are, so that nothing reads the freed op (the mapping check printed it
+  /// and crashed: fuzz seed 2711, test/Regression/kernel-erased-by-merge.mlir).
+  static void forgetErasedKernels(func::FuncOp work, FormedKernels &formed) {
+    llvm::SmallPtrSet<Operation *, 16> live;
+    work.walk([&](kf::KernelOp kernel) { live.insert(kernel); });
+    for (kf::KernelOp &kernel : formed.kernels)
+      if (kernel && !live.contains(kernel.getOperation()))
+        kernel = nullptr;
   }
 
   /// Marks alone the ops of each fused kernel no GPU mapping serves, with
