@@ -12,9 +12,9 @@
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
 #include "passes/gpu/KernelMapping.h"
-#include "passes/gpu/MatmulKernels.h"
-#include "passes/gpu/PointwiseKernels.h"
-#include "passes/gpu/RowKernels.h"
+#include "passes/gpu/matmul/MatmulKernels.h"
+#include "passes/gpu/flat/PointwiseKernels.h"
+#include "passes/gpu/rows/RowKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"

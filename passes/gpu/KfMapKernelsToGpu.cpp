@@ -15,9 +15,9 @@
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
 #include "passes/gpu/GpuTarget.h"
-#include "passes/gpu/MatmulKernels.h"
-#include "passes/gpu/PointwiseKernels.h"
-#include "passes/gpu/RowKernels.h"
+#include "passes/gpu/matmul/MatmulKernels.h"
+#include "passes/gpu/flat/PointwiseKernels.h"
+#include "passes/gpu/rows/RowKernels.h"
 #include "passes/host/HostMappings.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -35,7 +35,7 @@
 #include "passes/host/HostMatmulEpilogue.h"
 
 #include "passes/gpu/MappingUtils.h"
-#include "passes/gpu/MatmulKernels.h"
+#include "passes/gpu/matmul/MatmulKernels.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

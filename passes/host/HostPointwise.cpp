@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/host/HostMappings.h"
 #include "passes/gpu/MappingUtils.h"
-#include "passes/gpu/PointwiseBody.h"
+#include "passes/gpu/flat/PointwiseBody.h"
 #include "passes/host/HostVectorBody.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -17,7 +17,7 @@
 #ifndef KFUSE_PASSES_HOST_HOSTROWEMITTER_H
 #define KFUSE_PASSES_HOST_HOSTROWEMITTER_H
 
-#include "passes/gpu/RowEmitter.h"
+#include "passes/gpu/rows/RowEmitter.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 

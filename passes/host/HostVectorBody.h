@@ -9,7 +9,7 @@
 #ifndef KFUSE_PASSES_HOST_HOSTVECTORBODY_H
 #define KFUSE_PASSES_HOST_HOSTVECTORBODY_H
 
-#include "passes/gpu/PointwiseBody.h"
+#include "passes/gpu/flat/PointwiseBody.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"

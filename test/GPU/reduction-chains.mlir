@@ -19,7 +19,7 @@
 // LAUNCH-LABEL: func.func @sum_sum
 // LAUNCH: gpu.launch_func {{.*}} @kfuse_kernels::@reduction_sum_sum_0 blocks
 // LAUNCH-NOT: gpu.launch_func
-// The rows of 50 take one warp (passes/gpu/RowOnChip.h): its shuffles
+// The rows of 50 take one warp (passes/gpu/rows/RowOnChip.h): its shuffles
 // give every lane the row's sum, no slots; the final reduction's 32 slots
 // and the flag remain.
 // LAUNCH-LABEL: gpu.func @reduction_sum_sum_0(

@@ -1,4 +1,4 @@
-// Rows whose length is known at run time only (passes/gpu/RowOnChip.h):
+// Rows whose length is known at run time only (passes/gpu/rows/RowOnChip.h):
 // the block is 32 to 256 threads from the length, and the kernel chooses
 // at run time between the registers (16 elements a thread cover the row)
 // and the looped form (they do not: 5000 > 256 x 16), whose softmax and

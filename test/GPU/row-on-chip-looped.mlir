@@ -1,4 +1,4 @@
-// Rows too long for a block's registers (passes/gpu/RowOnChip.h: at most
+// Rows too long for a block's registers (passes/gpu/rows/RowOnChip.h: at most
 // 1024 threads of 16 elements; 65536 f32 would take 64 a thread) take the
 // looped form: 512 threads striding over the row, each reduction a pass
 // over global memory, the column values recomputed from x in each pass

@@ -1,4 +1,4 @@
-// Row kernels keep the row on chip (passes/gpu/RowOnChip.h): where the
+// Row kernels keep the row on chip (passes/gpu/rows/RowOnChip.h): where the
 // row fits a block's registers, the PTX reads each input element once and
 // writes each result element once, and nothing else (the row's max, sums,
 // exps and x - mean never reach global memory). Counted on the PTX by

@@ -1,4 +1,4 @@
-// Row kernels with the row on chip (passes/gpu/RowOnChip.h), executed by
+// Row kernels with the row on chip (passes/gpu/rows/RowOnChip.h), executed by
 // the emulation (kf-gpu-emulation-pipeline: each launch's threads on the
 // host, shuffles and barriers kept), against numpy's float64 values of the
 // same ops on the same inputs (row-on-chip-run.mlir.py writes the program

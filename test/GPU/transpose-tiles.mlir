@@ -1,5 +1,5 @@
 // Kernels that read an operand transposed move 32 x 32 tiles through
-// shared memory (passes/gpu/TransposeKernels.cpp): 32 x 8 threads, the
+// shared memory (passes/gpu/flat/TransposeKernels.cpp): 32 x 8 threads, the
 // swapped operand staged into a padded 32 x 33 tile, a barrier, then each
 // thread computes 4 outputs reading the tile at the swapped place. Run
 // through kf-emulate-gpu-launches (barriers and shared memory kept) and

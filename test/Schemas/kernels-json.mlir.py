@@ -2,7 +2,7 @@
 # mapping's rule, not from kfuse:
 #   flat: 256 threads a block, 4 f32 (128 bits) a thread when every access is
 #     contiguous: ceil(n / 1024) blocks;
-#   row: a block a row, the row on chip (passes/gpu/RowOnChip.h): a static
+#   row: a block a row, the row on chip (passes/gpu/rows/RowOnChip.h): a static
 #     row of C columns is vectors of V elements (16 bytes' worth, halved
 #     until V divides C), at most 16 elements a thread; threads = the least
 #     power of two from 32 (a warp) to 1024 with threads x 16 >= C (512, the

@@ -7,7 +7,7 @@
 // kf-map-kernels-to-gpu.mlir.
 
 // A row kernel (a sum over rows, then a divide by it): a block per row,
-// the row on chip (passes/gpu/RowOnChip.h). 8 f32 columns are 2 vectors of
+// the row on chip (passes/gpu/rows/RowOnChip.h). 8 f32 columns are 2 vectors of
 // 4: one warp covers the row, so no shared slots and no barrier (the
 // shuffles leave the sum in every lane). The row is loaded once; the sum
 // (%s is an argument: the caller reads it) is stored by thread 0 and the

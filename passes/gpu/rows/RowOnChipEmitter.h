@@ -4,10 +4,10 @@
 // RowOnChipLoop.cpp (the looped form, the launch).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_ROWONCHIPEMITTER_H
-#define KFUSE_PASSES_GPU_ROWONCHIPEMITTER_H
+#ifndef KFUSE_PASSES_GPU_ROWS_ROWONCHIPEMITTER_H
+#define KFUSE_PASSES_GPU_ROWS_ROWONCHIPEMITTER_H
 
-#include "passes/gpu/RowOnChip.h"
+#include "passes/gpu/rows/RowOnChip.h"
 
 #include <map>
 
@@ -105,4 +105,4 @@ public:
 
 } // namespace kfuse::gpu::rows
 
-#endif // KFUSE_PASSES_GPU_ROWONCHIPEMITTER_H
+#endif // KFUSE_PASSES_GPU_ROWS_ROWONCHIPEMITTER_H

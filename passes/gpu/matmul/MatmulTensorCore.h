@@ -5,10 +5,10 @@
 // MatmulTensorCoreFragments.cpp (ldmatrix, mma.sync).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_MATMULTENSORCORE_H
-#define KFUSE_PASSES_GPU_MATMULTENSORCORE_H
+#ifndef KFUSE_PASSES_GPU_MATMUL_MATMULTENSORCORE_H
+#define KFUSE_PASSES_GPU_MATMUL_MATMULTENSORCORE_H
 
-#include "passes/gpu/MatmulParts.h"
+#include "passes/gpu/matmul/MatmulParts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -128,4 +128,4 @@ struct Emitter {
 
 } // namespace kfuse::gpu::matmul::tc
 
-#endif // KFUSE_PASSES_GPU_MATMULTENSORCORE_H
+#endif // KFUSE_PASSES_GPU_MATMUL_MATMULTENSORCORE_H

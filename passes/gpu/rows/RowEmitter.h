@@ -6,11 +6,11 @@
 // of its ops.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_ROWEMITTER_H
-#define KFUSE_PASSES_GPU_ROWEMITTER_H
+#ifndef KFUSE_PASSES_GPU_ROWS_ROWEMITTER_H
+#define KFUSE_PASSES_GPU_ROWS_ROWEMITTER_H
 
 #include "passes/gpu/MappingUtils.h"
-#include "passes/gpu/RowKernels.h"
+#include "passes/gpu/rows/RowKernels.h"
 #include "passes/utils/CompensatedSum.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -231,4 +231,4 @@ RowLaunchStart startRowLaunch(OpBuilder &b, Location loc, StringRef name,
 
 } // namespace kfuse::gpu::rows
 
-#endif // KFUSE_PASSES_GPU_ROWEMITTER_H
+#endif // KFUSE_PASSES_GPU_ROWS_ROWEMITTER_H

@@ -1,5 +1,5 @@
 //===- RowEmitter.cpp - the code one block runs for a row kernel ---------===//
-#include "passes/gpu/RowEmitter.h"
+#include "passes/gpu/rows/RowEmitter.h"
 
 using namespace mlir;
 using namespace kfuse::gpu::rows;

@@ -28,7 +28,7 @@
 // dynamic shared memory (20 KiB; 36 KiB for TF32), 16-byte aligned.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/MatmulTensorCore.h"
+#include "passes/gpu/matmul/MatmulTensorCore.h"
 
 #include "passes/gpu/MappingUtils.h"
 

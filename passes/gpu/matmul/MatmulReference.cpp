@@ -15,7 +15,7 @@
 // to 17 columns, so that those column writes fall in different banks).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/MatmulParts.h"
+#include "passes/gpu/matmul/MatmulParts.h"
 
 #include "passes/gpu/MappingUtils.h"
 

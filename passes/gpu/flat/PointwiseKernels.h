@@ -1,6 +1,6 @@
 //===- PointwiseKernels.h - pointwise kernels, flat ------------*- C++ -*-===//
-#ifndef KFUSE_PASSES_GPU_POINTWISEKERNELS_H
-#define KFUSE_PASSES_GPU_POINTWISEKERNELS_H
+#ifndef KFUSE_PASSES_GPU_FLAT_POINTWISEKERNELS_H
+#define KFUSE_PASSES_GPU_FLAT_POINTWISEKERNELS_H
 
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -43,4 +43,4 @@ void mapSerialKernel(mlir::RewriterBase &rewriter, mlir::StringAttr name,
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_POINTWISEKERNELS_H
+#endif // KFUSE_PASSES_GPU_FLAT_POINTWISEKERNELS_H

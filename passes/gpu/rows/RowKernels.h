@@ -1,6 +1,6 @@
 //===- RowKernels.h - reduction kernels, one block per row ------*- C++ -*-===//
-#ifndef KFUSE_PASSES_GPU_ROWKERNELS_H
-#define KFUSE_PASSES_GPU_ROWKERNELS_H
+#ifndef KFUSE_PASSES_GPU_ROWS_ROWKERNELS_H
+#define KFUSE_PASSES_GPU_ROWS_ROWKERNELS_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -84,4 +84,4 @@ mlir::Operation *combinerOf(mlir::linalg::GenericOp op);
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_ROWKERNELS_H
+#endif // KFUSE_PASSES_GPU_ROWS_ROWKERNELS_H

@@ -13,10 +13,10 @@
 // (online softmax, Welford).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_ROWONCHIP_H
-#define KFUSE_PASSES_GPU_ROWONCHIP_H
+#ifndef KFUSE_PASSES_GPU_ROWS_ROWONCHIP_H
+#define KFUSE_PASSES_GPU_ROWS_ROWONCHIP_H
 
-#include "passes/gpu/RowEmitter.h"
+#include "passes/gpu/rows/RowEmitter.h"
 
 namespace kfuse::gpu::rows {
 
@@ -73,4 +73,4 @@ Value emitRowOnChip(OpBuilder &b, StringAttr name, const RowPlan &plan, const La
 
 } // namespace kfuse::gpu::rows
 
-#endif // KFUSE_PASSES_GPU_ROWONCHIP_H
+#endif // KFUSE_PASSES_GPU_ROWS_ROWONCHIP_H

@@ -14,9 +14,9 @@
 // elements, rows ty, ty + 8, ty + 16, ty + 24 of the tile.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/TransposeKernels.h"
+#include "passes/gpu/flat/TransposeKernels.h"
 #include "passes/gpu/MappingUtils.h"
-#include "passes/gpu/PointwiseBody.h"
+#include "passes/gpu/flat/PointwiseBody.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

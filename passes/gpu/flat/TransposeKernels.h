@@ -1,6 +1,6 @@
 //===- TransposeKernels.h - transposes through shared-memory tiles -*- C++ -*-===//
-#ifndef KFUSE_PASSES_GPU_TRANSPOSEKERNELS_H
-#define KFUSE_PASSES_GPU_TRANSPOSEKERNELS_H
+#ifndef KFUSE_PASSES_GPU_FLAT_TRANSPOSEKERNELS_H
+#define KFUSE_PASSES_GPU_FLAT_TRANSPOSEKERNELS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -23,4 +23,4 @@ void mapTransposeKernel(mlir::OpBuilder &b, mlir::StringAttr name,
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_TRANSPOSEKERNELS_H
+#endif // KFUSE_PASSES_GPU_FLAT_TRANSPOSEKERNELS_H

@@ -1,6 +1,6 @@
 //===- MatmulKernels.h - matmul kernels on the GPU --------------*- C++ -*-===//
-#ifndef KFUSE_PASSES_GPU_MATMULKERNELS_H
-#define KFUSE_PASSES_GPU_MATMULKERNELS_H
+#ifndef KFUSE_PASSES_GPU_MATMUL_MATMULKERNELS_H
+#define KFUSE_PASSES_GPU_MATMUL_MATMULKERNELS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -47,4 +47,4 @@ bool hasTensorCores(llvm::StringRef chip);
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_MATMULKERNELS_H
+#endif // KFUSE_PASSES_GPU_MATMUL_MATMULKERNELS_H

@@ -1,5 +1,5 @@
 //===- PointwiseBody.cpp - the ops of a flat kernel for one element -------===//
-#include "passes/gpu/PointwiseBody.h"
+#include "passes/gpu/flat/PointwiseBody.h"
 #include "passes/gpu/MappingUtils.h"
 #include "passes/utils/CompensatedSum.h"
 

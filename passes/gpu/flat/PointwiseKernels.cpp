@@ -9,9 +9,9 @@
 // (host runtime only) of a kernel no mapping serves.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/PointwiseKernels.h"
-#include "passes/gpu/PointwiseBody.h"
-#include "passes/gpu/TransposeKernels.h"
+#include "passes/gpu/flat/PointwiseKernels.h"
+#include "passes/gpu/flat/PointwiseBody.h"
+#include "passes/gpu/flat/TransposeKernels.h"
 #include "passes/gpu/MappingUtils.h"
 #include "passes/analysis/Views.h"
 #include "passes/utils/CompensatedSum.h"

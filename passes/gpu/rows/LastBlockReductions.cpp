@@ -25,7 +25,7 @@
 // next.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/RowEmitter.h"
+#include "passes/gpu/rows/RowEmitter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

@@ -4,9 +4,9 @@
 // of kernel on buffers (MatmulParts.h lists the emitters).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/MatmulKernels.h"
+#include "passes/gpu/matmul/MatmulKernels.h"
 
-#include "passes/gpu/MatmulParts.h"
+#include "passes/gpu/matmul/MatmulParts.h"
 
 using namespace mlir;
 

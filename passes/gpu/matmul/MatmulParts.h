@@ -7,8 +7,8 @@
 // in registers.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_MATMULPARTS_H
-#define KFUSE_PASSES_GPU_MATMULPARTS_H
+#ifndef KFUSE_PASSES_GPU_MATMUL_MATMULPARTS_H
+#define KFUSE_PASSES_GPU_MATMUL_MATMULPARTS_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -113,4 +113,4 @@ void mapTensorCore(mlir::OpBuilder &b, mlir::StringAttr name, Parts &parts);
 
 } // namespace kfuse::gpu::matmul
 
-#endif // KFUSE_PASSES_GPU_MATMULPARTS_H
+#endif // KFUSE_PASSES_GPU_MATMUL_MATMULPARTS_H

@@ -17,7 +17,7 @@
 // own 32 slots).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/RowOnChipEmitter.h"
+#include "passes/gpu/rows/RowOnChipEmitter.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 

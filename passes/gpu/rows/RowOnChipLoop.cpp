@@ -1,5 +1,5 @@
 //===- RowOnChipLoop.cpp - rows that do not fit, and the launch ----------===//
-#include "passes/gpu/RowOnChipEmitter.h"
+#include "passes/gpu/rows/RowOnChipEmitter.h"
 #include "passes/utils/CompensatedSum.h"
 
 using namespace mlir;

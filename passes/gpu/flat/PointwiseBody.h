@@ -5,8 +5,8 @@
 // consecutive elements, of a kernel's generics.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_POINTWISEBODY_H
-#define KFUSE_PASSES_GPU_POINTWISEBODY_H
+#ifndef KFUSE_PASSES_GPU_FLAT_POINTWISEBODY_H
+#define KFUSE_PASSES_GPU_FLAT_POINTWISEBODY_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/DenseMap.h"
@@ -97,4 +97,4 @@ flatViews(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<mlir::linalg::G
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_POINTWISEBODY_H
+#endif // KFUSE_PASSES_GPU_FLAT_POINTWISEBODY_H

@@ -7,7 +7,7 @@
 // issues its 8 mma.sync (nvgpu's for f16 and tf32, NVVM's for bf16).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/MatmulTensorCore.h"
+#include "passes/gpu/matmul/MatmulTensorCore.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

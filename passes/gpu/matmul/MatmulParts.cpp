@@ -8,7 +8,7 @@
 // epilogue applied in registers.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/MatmulParts.h"
+#include "passes/gpu/matmul/MatmulParts.h"
 
 #include "passes/gpu/MappingUtils.h"
 

@@ -11,10 +11,10 @@
 // a way the on-chip plan does not follow.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/RowKernels.h"
+#include "passes/gpu/rows/RowKernels.h"
 
-#include "passes/gpu/RowEmitter.h"
-#include "passes/gpu/RowOnChip.h"
+#include "passes/gpu/rows/RowEmitter.h"
+#include "passes/gpu/rows/RowOnChip.h"
 
 using namespace mlir;
 

@@ -12,7 +12,7 @@
 // across a pass) makes the plan fail: the caller keeps today's form.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/RowOnChip.h"
+#include "passes/gpu/rows/RowOnChip.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 

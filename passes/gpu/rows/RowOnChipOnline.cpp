@@ -14,7 +14,7 @@
 // Anything else keeps a pass per reduction (RowOnChipLoop.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/RowOnChipEmitter.h"
+#include "passes/gpu/rows/RowOnChipEmitter.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"

@@ -20,7 +20,7 @@
 // by the matmul's body); i1 takes the reference.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/gpu/MatmulParts.h"
+#include "passes/gpu/matmul/MatmulParts.h"
 
 #include "passes/gpu/MappingUtils.h"
 
