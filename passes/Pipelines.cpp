@@ -132,6 +132,8 @@ void kfuse::addLaunchPasses(OpPassManager &pm, const PipelineOptions &options) {
 /// Device code to NVVM and PTX text (gpu-module-to-binary, format isa),
 /// with 64-bit indices so that more than 2^31 elements are addressable.
 static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
+  // Kernels of the same code (an eager program's many adds) compiled once.
+  pm.addPass(createKfShareKernelCode());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createScfToCf());
   GpuNVVMAttachTargetOptions target;
@@ -157,6 +159,7 @@ static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
   binary.compilationTarget = "isa";
   binary.toolkitPath = kfuse::gpu::cudaToolkitPath();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createKfAliasSharedKernels());
 }
 
 /// The host code of the GPU target: launches become mgpu* runtime calls.
@@ -204,8 +207,11 @@ void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
   case Stage::Llvm:
     if (!host)
       return addGpuHostPasses(pm);
-    // Kernels as host functions, launched with the same mgpu* calls.
+    // Kernels as host functions, launched with the same mgpu* calls; those
+    // of the same code compiled once.
+    pm.addPass(createKfShareKernelCode());
     pm.addPass(createKfHostKernels());
+    pm.addPass(createKfAliasSharedKernels());
     addCpuLoweringPasses(pm, /*dealloc=*/false, /*gpuHost=*/true);
     pm.addPass(createKfHostKernelAbi());
     return;

@@ -145,7 +145,7 @@ bool GraphCache::recordLaunch(Function *f, const int64_t grid[3], const int64_t 
                               unsigned smem, void **params, size_t paramCount) {
   if (f->paramState == 0) {
     bool ok = f->module->image &&
-              ptxParamSizes(static_cast<const char *>(f->module->image), f->name,
+              ptxParamSizes(static_cast<const char *>(f->module->image), f->symbol,
                             f->paramSizes);
     f->paramState = ok ? 1 : -1;
   }

@@ -192,14 +192,32 @@ template <typename Issue> void Runtime::timed(size_t index, Issue issue) {
   pending.push_back(p);
 }
 
+/// Reads the lines `// kfuse-kernel-alias NAME KERNEL` at the start of a
+/// module's text (kf-alias-shared-kernels writes them) into `aliases`;
+/// returns the text after them.
+static const char *readKernelAliases(const char *text,
+                                     std::map<std::string, std::string> &aliases) {
+  static const char kAlias[] = "// kfuse-kernel-alias ";
+  while (std::strncmp(text, kAlias, sizeof(kAlias) - 1) == 0) {
+    const char *name = text + sizeof(kAlias) - 1;
+    const char *space = std::strchr(name, ' ');
+    const char *end = std::strchr(name, '\n');
+    if (!space || !end || space > end)
+      break; // not one of ours: the text is left to the driver
+    aliases[std::string(name, space)] = std::string(space + 1, end);
+    text = end + 1;
+  }
+  return text;
+}
+
 Module *Runtime::loadModule(const void *image, bool host) {
   auto *module = new Module();
   module->image = image;
+  const char *text = readKernelAliases(static_cast<const char *>(image), module->aliases);
   static const char kHostMagic[] = "KFUSE-HOST-MODULE:";
-  if (std::strncmp(static_cast<const char *>(image), kHostMagic,
-                   sizeof(kHostMagic) - 1) == 0) {
+  if (std::strncmp(text, kHostMagic, sizeof(kHostMagic) - 1) == 0) {
     module->host = true;
-    module->prefix = static_cast<const char *>(image) + sizeof(kHostMagic) - 1;
+    module->prefix = text + sizeof(kHostMagic) - 1;
     // The host kernels live in the library that holds this object.
     Dl_info info;
     if (dladdr(image, &info) && info.dli_fname)
@@ -255,8 +273,10 @@ Function *Runtime::getFunction(Module *module, const char *name) {
   auto f = std::make_unique<Function>();
   f->module = module;
   f->name = name;
+  auto alias = module->aliases.find(f->name);
+  f->symbol = alias != module->aliases.end() ? alias->second : f->name;
   if (module->host) {
-    std::string symbol = module->prefix + name;
+    std::string symbol = module->prefix + f->symbol;
     f->host = reinterpret_cast<HostKernel>(
         module->library ? dlsym(module->library, symbol.c_str()) : nullptr);
     if (!f->host)
@@ -267,7 +287,7 @@ Function *Runtime::getFunction(Module *module, const char *name) {
            "' is GPU code, and this run is on the CPU");
     if (!module->cu)
       loadPtx(module, name);
-    check(driver.cuModuleGetFunction(&f->cu, module->cu, name),
+    check(driver.cuModuleGetFunction(&f->cu, module->cu, f->symbol.c_str()),
           "cuModuleGetFunction", "kernel '" + std::string(name) + "'");
   }
   slot = std::move(f);

@@ -29,13 +29,17 @@ struct Module {
   std::string prefix;      // host: symbol prefix of its kernels
   void *library = nullptr; // host: the library holding them
   const void *image = nullptr;
+  // Kernel name -> the kernel whose code it runs (kf-alias-shared-kernels'
+  // lines at the start of the image).
+  std::map<std::string, std::string> aliases;
   CUmodule cu = nullptr;
   std::map<std::string, std::unique_ptr<Function>> functions;
 };
 
 struct Function {
   Module *module;
-  std::string name;
+  std::string name;   // as launched: records and messages use it
+  std::string symbol; // the code's name in the module (an alias's kernel)
   CUfunction cu = nullptr;
   HostKernel host = nullptr;
   HostPool::BlockTime blockTime; // host: what its blocks last took

@@ -46,7 +46,8 @@ LogicalResult KfDialect::verifyOperationAttribute(Operation *op,
       name == ViewAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   if (name == OpAttrHelper::getNameStr() ||
-      name == HostKernelAttrHelper::getNameStr())
+      name == HostKernelAttrHelper::getNameStr() ||
+      name == LaunchNameAttrHelper::getNameStr())
     return expect(isa<StringAttr>(value), "a string");
   if (name == BoundariesAttrHelper::getNameStr())
     return expect(arrayOf([](Attribute a) { return isa<BoundaryAttr>(a); }),

@@ -53,12 +53,16 @@ def Kf_Dialect : Dialect {
   // `kf.boundaries` lists a function's `#kf.boundary`s (kf-form-kernels).
   // `kf.host_kernel` names the kernel a host function runs one block of
   // (kf-host-kernels, read by kf-host-kernel-abi).
+  // `kf.launch_name` is the kernel name a gpu.launch_func had before
+  // kf-share-kernel-code pointed it at another kernel of the same code;
+  // kf-alias-shared-kernels gives it back.
   let discardableAttrs = (ins "::mlir::UnitAttr":$finishes,
                               "::mlir::UnitAttr":$stable_shift,
                               "::mlir::StringAttr":$op,
                               "::mlir::UnitAttr":$view,
                               "::mlir::ArrayAttr":$boundaries,
-                              "::mlir::StringAttr":$host_kernel);
+                              "::mlir::StringAttr":$host_kernel,
+                              "::mlir::StringAttr":$launch_name);
 }
 
 // Every tensor of a kf op (and of its function's signature) has at most

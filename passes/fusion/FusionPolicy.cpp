@@ -60,7 +60,7 @@ Planner::Planner(const KernelGraph &graph, const FusionOptions &options,
   for (unsigned i = 0; i < g.nodes.size(); ++i) {
     Group group;
     group.nodes = {i};
-    group.last = i;
+    group.first = group.last = i;
     if (kinds[i] == KernelKind::Matmul)
       group.matmul = i;
     if (kinds[i] == KernelKind::Reduction)
@@ -371,7 +371,8 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
     for (const Domain &d : group->pointwiseDomains)
       if (!fitsRows(d, rows, full))
         return refuse(Reason::RowMismatch);
-  if (rows && !readsOnlyOwnRows(x, y, *rows, full))
+  checkedRows.reset();
+  if (rows && !readsOnlyOwnRows(a, b, *rows, full))
     return refuse(Reason::OtherRow);
   if (x.hasSmallReduction || y.hasSmallReduction) {
     // Each family of small reductions, once (a few per kernel).
@@ -382,9 +383,11 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
             llvm::none_of(families,
                           [&](unsigned f) { return sameReduction(f, n); }))
           families.push_back(n);
+    std::optional<CheckedRows> main = std::move(checkedRows);
     for (unsigned f : families)
-      if (!readsOnlyOwnRows(x, y, f, std::nullopt))
+      if (!readsOnlyOwnRows(a, b, f, std::nullopt))
         return refuse(Reason::OtherRow);
+    checkedRows = std::move(main); // join keeps the rows family's
   }
   for (const Separation &sep : separate) {
     unsigned gp = groupOf[sep.producer], gc = groupOf[sep.consumer];
@@ -403,7 +406,23 @@ void Planner::join(unsigned a, unsigned b) {
   for (unsigned n : y.nodes)
     groupOf[n] = a;
   x.nodes.insert(x.nodes.end(), y.nodes.begin(), y.nodes.end());
+  x.first = std::min(x.first, y.first);
   x.last = std::max(x.last, y.last);
+  // The rows' check of this merge: the row dims of the checked nodes, over
+  // those of the group it extended.
+  std::optional<RowDims> known;
+  if (checkedRows && checkedRows->a == a && checkedRows->b == b && rows &&
+      checkedRows->found.rows == *rows && checkedRows->found.full == full) {
+    if (checkedRows->base) {
+      known = std::move(groups[*checkedRows->base].rowDims);
+      for (auto &[n, dims] : checkedRows->found.dims)
+        known->dims[n] = std::move(dims);
+    } else {
+      known = std::move(checkedRows->found);
+    }
+  }
+  checkedRows.reset();
+  x.rowDims = std::move(known);
   x.exits.insert(x.exits.end(), y.exits.begin(), y.exits.end());
   llvm::erase_if(x.exits, [&](unsigned s) { return groupOf[s] == a; });
   lastMerged = std::max(lastMerged, x.last);

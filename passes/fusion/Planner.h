@@ -16,9 +16,21 @@
 
 namespace kfuse::fusion {
 
+/// For each node of a kernel computed from a row reduction's rows: which
+/// of its result's (non-unit) dims hold the row's coordinates, in order
+/// (Planner::readsOnlyOwnRows), for one rows family and chain end.
+struct RowDims {
+  unsigned rows;
+  std::optional<unsigned> full;
+  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned>> dims;
+};
+
 struct Group {
   std::vector<unsigned> nodes;
-  unsigned last = 0;           // its node latest in program order
+  unsigned first = 0, last = 0; // its nodes earliest and latest in program order
+  /// The row dims of its nodes, as its last merge's check found them: a
+  /// merge with a group wholly after it checks that group's nodes only.
+  std::optional<RowDims> rowDims;
   std::vector<unsigned> exits; // nodes of other groups that its nodes feed
   std::optional<unsigned> matmul;
   /// Its family of reductions over rows (one of them), and the family of
@@ -70,8 +82,16 @@ private:
   bool sameReduction(unsigned a, unsigned b) const;
   std::optional<llvm::SmallVector<unsigned>> ownRow(unsigned n,
                                                     unsigned rows) const;
-  bool readsOnlyOwnRows(const Group &x, const Group &y, unsigned rows,
-                        std::optional<unsigned> full) const;
+  bool readsOnlyOwnRows(unsigned a, unsigned b, unsigned rows,
+                        std::optional<unsigned> full);
+  /// What the last readsOnlyOwnRows of the rows family found, for join:
+  /// the row dims of the nodes it checked (`base`'s others were known).
+  struct CheckedRows {
+    unsigned a, b;
+    std::optional<unsigned> base; // the group whose rowDims it extends
+    RowDims found;
+  };
+  std::optional<CheckedRows> checkedRows;
   bool chains(unsigned rows, unsigned full) const;
   EdgeDecision reductionsFit(const Group &x, const Group &y,
                              std::optional<unsigned> &rows,

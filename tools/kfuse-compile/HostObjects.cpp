@@ -17,6 +17,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/Scalar/InstSimplifyPass.h"
+#include "llvm/Transforms/Scalar/DCE.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using llvm::ArrayRef;
@@ -40,6 +43,46 @@ void keepMergedFunctionsApart(llvm::Module &llvmModule) {
     if (call && call->getCalledFunction() && !call->getCalledFunction()->isDeclaration())
       call->getCalledFunction()->addFnAttr(llvm::Attribute::NoInline);
   }
+}
+
+/// Launch code is emitted unoptimized, by FastISel, which selects a block
+/// bottom-up and hands the rest of the block to SelectionDAG at the first
+/// instruction it cannot select: an insertvalue, or the return of an
+/// aggregate (a memref descriptor). A variant's entry function is one
+/// block of a few dozen instructions per launch, with memref descriptors
+/// built by insertvalue and read back by extractvalue throughout, so it
+/// went whole through SelectionDAG: 6 s for the 3,400 launches of an eager
+/// 1,000-op program. InstSimplify folds each extractvalue of an insertvalue
+/// (then DCE drops the chains no one reads), and the descriptor that is
+/// returned gets a block of its own.
+void prepareForFastISel(llvm::Module &llvmModule) {
+  llvm::FunctionAnalysisManager fam;
+  llvm::PassBuilder().registerFunctionAnalyses(fam);
+  llvm::FunctionPassManager simplify;
+  simplify.addPass(llvm::InstSimplifyPass());
+  simplify.addPass(llvm::DCEPass());
+  SmallVector<llvm::Instruction *> splits;
+  for (llvm::Function &fn : llvmModule) {
+    if (fn.isDeclaration())
+      continue;
+    simplify.run(fn, fam);
+    for (llvm::BasicBlock &block : fn) {
+      auto *ret = dyn_cast<llvm::ReturnInst>(block.getTerminator());
+      if (!ret || !ret->getReturnValue() ||
+          !ret->getReturnValue()->getType()->isAggregateType())
+        continue;
+      // The start of the chain of insertvalues that builds it.
+      llvm::Instruction *start = ret;
+      for (auto *insert = dyn_cast<llvm::InsertValueInst>(ret->getReturnValue());
+           insert && insert->getParent() == &block;
+           insert = dyn_cast<llvm::InsertValueInst>(insert->getAggregateOperand()))
+        start = insert;
+      if (start != &block.front())
+        splits.push_back(start);
+    }
+  }
+  for (llvm::Instruction *start : splits)
+    llvm::SplitBlock(start->getParent(), start);
 }
 
 /// LLVM's O3 for the kernels of a variant.
@@ -183,9 +226,12 @@ llvm::Error emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
                        StringRef path, bool optimize) {
   llvmModule.setTargetTriple(tm.getTargetTriple());
   llvmModule.setDataLayout(tm.createDataLayout());
-  if (optimize)
+  if (optimize) {
     if (llvm::Error e = optimizeModule(llvmModule, tm))
       return e;
+  } else {
+    prepareForFastISel(llvmModule);
+  }
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
