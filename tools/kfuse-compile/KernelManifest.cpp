@@ -273,6 +273,47 @@ llvm::json::Array tensorsOf(TypeRange types) {
 }
 } // namespace
 
+namespace {
+/// The kernels of function `name` in `kernelsModule` (after kernel
+/// formation) with their traffic and FLOPs, and what the size symbols of
+/// their formulas stand for.
+llvm::json::Object kernelsOf(ModuleOp kernelsModule, StringRef name) {
+  auto formed = kernelsModule.lookupSymbol<func::FuncOp>(name);
+  std::vector<report::Kernel> found;
+  std::vector<std::string> symbols;
+  report::countTraffic(formed, &found, &symbols);
+  analysis::SymbolicShapes shapes(formed);
+  auto kernelOps = llvm::to_vector(formed.getOps<kf::KernelOp>());
+  llvm::json::Array kernels;
+  for (auto [k, kernelOp] : llvm::zip_equal(found, kernelOps)) {
+    std::optional<analysis::Poly> flops = kernelFlops(kernelOp, shapes, symbols);
+    analysis::Poly read = analysis::Poly::constant(0);
+    analysis::Poly written = analysis::Poly::constant(0);
+    for (const report::Access &a : k.reads)
+      read = read + a.bytes;
+    for (const report::Access &a : k.writes)
+      written = written + a.bytes;
+    llvm::json::Array ops;
+    for (const std::string &op : k.ops)
+      ops.push_back(op);
+    kernels.push_back(llvm::json::Object{
+        {"name", k.name},
+        {"kind", k.kind},
+        {"ops", std::move(ops)},
+        {"reads", k.reads.size()},
+        {"writes", k.writes.size()},
+        {"bytes_read", sizeOf(read)},
+        {"bytes_written", sizeOf(written)},
+        {"flops", flops ? sizeOf(*flops) : nullptr}});
+  }
+  llvm::json::Array symbolList;
+  for (const std::string &s : symbols)
+    symbolList.push_back(s);
+  return llvm::json::Object{{"kernels", std::move(kernels)},
+                            {"symbols", std::move(symbolList)}};
+}
+} // namespace
+
 void writeProgramManifest(raw_ostream &os, ModuleOp program,
                           ArrayRef<ProgramVariant> variants, unsigned blockSize,
                           StringRef chip, bool tf32, llvm::json::Object hostCpu) {
@@ -282,43 +323,14 @@ void writeProgramManifest(raw_ostream &os, ModuleOp program,
       continue;
     llvm::json::Object versions;
     for (const ProgramVariant &v : variants) {
-      ModuleOp kernelsModule = const_cast<ProgramVariant &>(v).kernels.get();
-      auto formed = kernelsModule.lookupSymbol<func::FuncOp>(func.getName());
-      std::vector<report::Kernel> found;
-      std::vector<std::string> symbols;
-      report::countTraffic(formed, &found, &symbols);
-      analysis::SymbolicShapes shapes(formed);
-      auto kernelOps = llvm::to_vector(formed.getOps<kf::KernelOp>());
-      llvm::json::Array kernels;
-      for (auto [k, kernelOp] : llvm::zip_equal(found, kernelOps)) {
-        std::optional<analysis::Poly> flops = kernelFlops(kernelOp, shapes, symbols);
-        analysis::Poly read = analysis::Poly::constant(0);
-        analysis::Poly written = analysis::Poly::constant(0);
-        for (const report::Access &a : k.reads)
-          read = read + a.bytes;
-        for (const report::Access &a : k.writes)
-          written = written + a.bytes;
-        llvm::json::Array ops;
-        for (const std::string &op : k.ops)
-          ops.push_back(op);
-        kernels.push_back(llvm::json::Object{
-            {"name", k.name},
-            {"kind", k.kind},
-            {"ops", std::move(ops)},
-            {"reads", k.reads.size()},
-            {"writes", k.writes.size()},
-            {"bytes_read", sizeOf(read)},
-            {"bytes_written", sizeOf(written)},
-            {"flops", flops ? sizeOf(*flops) : nullptr}});
-      }
-      llvm::json::Array symbolList;
-      for (const std::string &s : symbols)
-        symbolList.push_back(s);
-      versions[v.name] = llvm::json::Object{
-          {"kernels", std::move(kernels)},
-          {"symbols", std::move(symbolList)},
-          {"gpu", v.gpuError.empty()},
-          {"gpu_error", v.gpuError}};
+      llvm::json::Object version =
+          kernelsOf(const_cast<ProgramVariant &>(v).kernels.get(), func.getName());
+      version["gpu"] = v.gpuError.empty();
+      version["gpu_error"] = v.gpuError;
+      if (v.hostKernels)
+        version["host"] =
+            kernelsOf(const_cast<ProgramVariant &>(v).hostKernels.get(), func.getName());
+      versions[v.name] = std::move(version);
     }
     functions.push_back(llvm::json::Object{
         {"name", func.getName()},

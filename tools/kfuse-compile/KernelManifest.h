@@ -20,10 +20,12 @@ void writeKernelManifest(llvm::raw_ostream &os, mlir::ModuleOp kernels,
                          llvm::StringRef chip, bool tf32);
 
 /// One compiled version of a program: its kernels (the module after kernel
-/// formation) and, when there is no GPU code, why.
+/// formation) and, when there is no GPU code, why. The host forms its own
+/// kernels (kf-to-linalg takes layer_norm's moments in f64 there: more
+/// ops, other kernel names), which the host runtime runs and reports.
 struct ProgramVariant {
   std::string name; // fused, eager
-  mlir::OwningOpRef<mlir::ModuleOp> kernels;
+  mlir::OwningOpRef<mlir::ModuleOp> kernels, hostKernels;
   std::string gpuError;
 };
 

@@ -247,12 +247,20 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
         continue;
       }
       std::string variant = (host ? "host_" : "gpu_") + fusion.str();
-      OwningOpRef<ModuleOp> m = host ? module.clone() : v.kernels->clone();
+      pipeline.target = host ? Target::Host : Target::Gpu;
+      if (host) {
+        // The host's own kernels: the manifest's for runs on the CPU.
+        OwningOpRef<ModuleOp> hostKernels = module.clone();
+        if (failed(runStages(*hostKernels, options, pipeline, Stage::Linalg,
+                             Stage::Kernels)))
+          return failure();
+        v.hostKernels = std::move(hostKernels);
+      }
+      OwningOpRef<ModuleOp> m = (host ? v.hostKernels : v.kernels)->clone();
       renameForVariant(*m, variant);
       SmallVector<std::string> entries;
       for (func::FuncOp func : definedFunctions(*m))
         entries.push_back(func.getName().str());
-      pipeline.target = host ? Target::Host : Target::Gpu;
       std::string gpuError;
       LogicalResult ok = success();
       {
@@ -266,8 +274,7 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
               gpuError = d.str();
             return success();
           });
-        ok = runStages(*m, options, pipeline, host ? Stage::Linalg : Stage::Gpu,
-                       Stage::Gpu);
+        ok = runStages(*m, options, pipeline, Stage::Gpu, Stage::Gpu);
         if (succeeded(ok)) {
           renameKernelModule(*m, variant);
           ok = runStages(*m, options, pipeline, Stage::Ptx, Stage::Llvm);

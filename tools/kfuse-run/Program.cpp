@@ -66,6 +66,8 @@ VariantInfo variantInfo(const json::Value &v) {
     kernel.flops = text(k["flops"]);
     info.kernels.push_back(kernel);
   }
+  if (v["host"].kind == json::Value::Object)
+    info.host = std::make_shared<const VariantInfo>(variantInfo(v["host"]));
   return info;
 }
 

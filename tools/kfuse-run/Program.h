@@ -5,6 +5,7 @@
 #include "Tensor.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct VariantInfo {
   std::vector<std::string> symbols; // what d0, d1, ... stand for
   bool gpu = false;
   std::string gpuError;
+  /// The host's own kernels (the host forms them from f64 moments: more
+  /// ops, other names); null in a manifest from before they were recorded.
+  std::shared_ptr<const VariantInfo> host;
+  /// The kernels a run launches: the GPU's on CUDA, the host's on the CPU.
+  const VariantInfo &launched(bool cuda) const { return cuda || !host ? *this : *host; }
 };
 
 struct FunctionInfo {

@@ -230,8 +230,10 @@ int run(int argc, char **argv) {
     kfuse_rt_copy_to_device(d.aligned, t.data.data(), t.data.size());
     args.push_back(d);
   }
-  report.eager = trafficOf(f->eager, symbols);
-  report.fused = trafficOf(f->fused, symbols);
+  // The kernels this run launches: on the CPU, the host's own.
+  bool cuda = kfuse_rt_is_cuda();
+  report.eager = trafficOf(f->eager.launched(cuda), symbols);
+  report.fused = trafficOf(f->fused.launched(cuda), symbols);
 
   // A CUDA graph a size set (GraphCache.h): the runtime compares the
   // launches themselves, buffers included, so the key need only tell the
@@ -304,7 +306,8 @@ int run(int argc, char **argv) {
     for (const kfuse_record &r : steady)
       report.launchesPerCall += r.kind == KFUSE_RECORD_LAUNCH;
     report.launchesPerCall /= unsigned(o.repeat);
-    report.kernels = kernelRows(steady, variant, symbols, report.peakGbps);
+    report.kernels =
+        kernelRows(steady, variant.launched(kfuse_rt_is_cuda()), symbols, report.peakGbps);
     std::vector<double> replays;
     for (const kfuse_record &r : steady)
       if (r.kind == KFUSE_RECORD_GRAPH_REPLAY && r.duration_us >= 0)
