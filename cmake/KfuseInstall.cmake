@@ -21,13 +21,13 @@ set(KFUSE_INSTALL_PACKAGEDIR lib/cmake/kfuse)
 # runtime set their own: they need no MLIR.
 set(CMAKE_INSTALL_RPATH "\$ORIGIN/../${KFUSE_INSTALL_LIBDIR}" "${LLVM_LIBRARY_DIR}")
 
-# Installs the headers of the source folder `dir` (the .h and .td files,
+# Installs the headers of the source folder `dir` (the .h, .def and .td files,
 # recursively) and the .h.inc files tablegen generated for it, under
 # include/kfuse/<dir>, where `#include "<dir>/..."` finds them.
 function(kfuse_install_headers dir)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/
     DESTINATION ${KFUSE_INSTALL_INCLUDEDIR}/kfuse/${dir}
-    FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.td")
   install(DIRECTORY ${PROJECT_BINARY_DIR}/${dir}/
     DESTINATION ${KFUSE_INSTALL_INCLUDEDIR}/kfuse/${dir}
     FILES_MATCHING PATTERN "*.h.inc"

@@ -12,6 +12,16 @@ namespace kfuse {
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 
+/// kf-form-kernels and kf-kernel-report as kfuse-opt registers them and the
+/// pipelines run them: every kernel they form is checked against the GPU
+/// mappings (gpu::queryKernelMapping, bound in Pipelines.cpp). The passes
+/// with another query, or none: fusion/KfFormKernels.h and
+/// report/KernelReport.h.
+std::unique_ptr<mlir::Pass>
+createKfFormKernels(const KfFormKernelsOptions &options = {});
+std::unique_ptr<mlir::Pass>
+createKfKernelReport(const KfKernelReportOptions &options = {});
+
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 

@@ -262,6 +262,9 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::kfuse::kf::KfDialect",
                            "::mlir::linalg::LinalgDialect"];
+  // Built with the GPU's mapping query bound (Passes.h): the check is a
+  // callback, so that fusion/ does not depend on gpu/.
+  let constructor = "::kfuse::createKfFormKernels()";
 }
 
 def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
@@ -324,6 +327,8 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
     "::mlir::cf::ControlFlowDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
   ];
+  // Its kf-form-kernels checks kernels as the pass does: the same query.
+  let constructor = "::kfuse::createKfKernelReport()";
 }
 
 def KfCompensatedSums : Pass<"kf-compensated-sums"> {
@@ -435,9 +440,17 @@ def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp">
     - `serial` (with `serial-fallback`, the host runtime only): any other
       kernel, run as one launch of one thread.
 
+    A matmul kernel's `variant` is chosen here too, from the chip's typed
+    target (GpuTarget.h), the element types and the options: `tensor_core`
+    (f16 and bf16, and f32 with `tf32`, on a chip with tensor cores),
+    `simt` (operands of at least 8 bits), else `reference`; `matmul=
+    reference` gives every matmul the reference. The host runtime
+    (`serial-fallback`) runs its own matmul and records no variant.
+
     Without `serial-fallback`, a kernel no mapping serves is refused with
     its name and the reason. Nothing later decides again:
-    kf-map-kernels-to-gpu builds the launch the mapping names.
+    kf-map-kernels-to-gpu builds the launch the mapping and the variant
+    name.
 
     Before:
     ```mlir
@@ -446,12 +459,27 @@ def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp">
     After:
     ```mlir
     %c = kf.kernel "pointwise_add_relu_0" kind pointwise mapping flat -> tensor<8xf32> {...}
+    %d = kf.kernel "matmul_0" kind matmul mapping matmul variant simt -> tensor<64x64xf32> {...}
     ```
   }];
   let options = [
     Option<"serialFallback", "serial-fallback", "bool", "false",
            "map kernels no mapping serves `serial` instead of refusing "
            "them (host CPU kernels only)">,
+    Option<"matmul", "matmul", "std::string", "\"fastest\"",
+           "the GPU kernel of matmuls: `fastest` (tensor cores where the "
+           "chip and types allow, else a 64x64 block tile with 4x4 outputs "
+           "a thread in registers) or `reference` (the 16x16 tile, one "
+           "output a thread; for tests)">,
+    Option<"chip", "chip", "std::string", "\"sm_75\"",
+           "the GPU chip the kernels are for: from sm_80, f16 and bf16 "
+           "matmuls take the tensor-core kernel (mma.sync.m16n8k16, "
+           "ldmatrix, cp.async double buffering) when `matmul` is "
+           "`fastest`">,
+    Option<"tf32", "tf32", "bool", "false",
+           "with a chip from sm_80, f32 matmuls on tensor cores too, their "
+           "inputs as TF32 (10 bits of mantissa; mma.sync.m16n8k8): off by "
+           "default, as in PyTorch">,
   ];
 }
 
@@ -600,19 +628,6 @@ register. A flat kernel that reads an operand with its last two loops
            "for the host runtime: each kernel mapped for a CPU core a block "
            "(one thread, vector code, no shuffles, barriers or shared "
            "memory)">,
-    Option<"matmul", "matmul", "std::string", "\"fastest\"",
-           "the GPU kernel of matmuls: `fastest` (a 64x64 block tile, 4x4 "
-           "outputs a thread in registers) or `reference` (the 16x16 tile, "
-           "one output a thread; for tests)">,
-    Option<"chip", "chip", "std::string", "\"sm_75\"",
-           "the GPU chip the kernels are for: from sm_80, f16 and bf16 "
-           "matmuls take the tensor-core kernel (mma.sync.m16n8k16, "
-           "ldmatrix, cp.async double buffering) when `matmul` is "
-           "`fastest`">,
-    Option<"tf32", "tf32", "bool", "false",
-           "with a chip from sm_80, f32 matmuls on tensor cores too, their "
-           "inputs as TF32 (10 bits of mantissa; mma.sync.m16n8k8): off by "
-           "default, as in PyTorch">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
@@ -917,6 +932,31 @@ def KfSplitDeallocs : Pass<"kf-split-deallocs"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect"];
+}
+
+def KfOrderConstantGlobals : Pass<"kf-order-constant-globals", "mlir::ModuleOp"> {
+  let summary = "Order bufferization's constant memref.globals by name";
+  let description = [{
+    Runs right after every one-shot bufferization of a module. Upstream's
+    module bufferization visits functions that do not call one another in
+    an order that depends on pointer values, and creates the
+    `memref.global` of each tensor constant at the start of the module as
+    it meets it: the same program came out with its constants in another
+    order from one run to the next, and so did its LLVM IR and objects. The
+    module's private constant memref.globals are put in order of their
+    names (each is unique), where the first of them was; nothing else moves.
+
+    Before (in either order):
+    ```mlir
+    memref.global "private" constant @__constant_8xi64 : memref<8xi64> = dense<...>
+    memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<...>
+    ```
+    After:
+    ```mlir
+    memref.global "private" constant @__constant_4xf32 : memref<4xf32> = dense<...>
+    memref.global "private" constant @__constant_8xi64 : memref<8xi64> = dense<...>
+    ```
+  }];
 }
 
 def KfSinkLaunchConstants : Pass<"kf-sink-launch-constants"> {

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Pipelines.h"
 #include "passes/Passes.h"
+#include "passes/fusion/KfFormKernels.h"
+#include "passes/gpu/KernelMapping.h"
+#include "passes/report/KernelReport.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -24,10 +27,6 @@ using namespace kfuse;
 FailureOr<PipelineOptions>
 kfuse::checkPipelineOptions(PipelineOptions options,
                             llvm::function_ref<void(const llvm::Twine &)> refuse) {
-  if (auto why = kfuse::gpu::checkChip(options.chip)) {
-    refuse(*why);
-    return failure();
-  }
   if (options.blockSize == 0 || options.blockSize > 1024 ||
       options.blockSize % 32 != 0) {
     refuse("block-size must be a multiple of 32 from 32 to 1024, got " +
@@ -63,6 +62,16 @@ static std::unique_ptr<Pass> createBufferize() {
   options.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   return bufferization::createOneShotBufferizePass(options);
+}
+
+// The passes of Passes.h whose policy is the GPU's: the kernels they form
+// are the ones its mappings serve.
+std::unique_ptr<Pass> kfuse::createKfFormKernels(const KfFormKernelsOptions &options) {
+  return fusion::createKfFormKernels(options, gpu::queryKernelMapping);
+}
+
+std::unique_ptr<Pass> kfuse::createKfKernelReport(const KfKernelReportOptions &options) {
+  return report::createKfKernelReport(options, gpu::queryKernelMapping);
 }
 
 void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) {
@@ -119,6 +128,7 @@ void kfuse::buildCpuPipeline(OpPassManager &pm, const fusion::FusionOptions &fus
   pm.addPass(createKfInlineKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBufferize());
+  pm.addPass(createKfOrderConstantGlobals()); // upstream's order varies
   addCpuLoweringPasses(pm, /*dealloc=*/true, /*gpuHost=*/false);
 }
 
@@ -137,7 +147,7 @@ static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createScfToCf());
   GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
+  target.chip = options.gpu.chip();
   target.features = kfuse::gpu::kPtxFeatures;
   pm.addPass(createGpuNVVMAttachTarget(target));
   // Inputs a kernel only reads, which no output can alias, through
@@ -231,9 +241,12 @@ kfuse::toPipelineOptions(FailureOr<fusion::FusionOptions> fusion,
                          llvm::function_ref<void(const llvm::Twine &)> refuse) {
   if (failed(fusion))
     return failure();
+  FailureOr<gpu::GpuTarget> gpu = gpu::gpuTargetOf(chip, refuse);
+  if (failed(gpu))
+    return failure();
   PipelineOptions options;
   options.fusion = *fusion;
-  options.chip = chip.str();
+  options.gpu = *gpu;
   options.blockSize = blockSize;
   options.target = target;
   return checkPipelineOptions(options, refuse);

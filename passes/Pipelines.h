@@ -4,8 +4,9 @@
 // kfuse-compile (each --emit stage, --emit=lib's four versions), the named
 // pipelines kfuse-opt replays (kf-cpu-pipeline, kf-gpu-pipeline,
 // kf-host-runtime-pipeline, and the test-only kf-gpu-emulation-pipeline).
-// The options are checked once, where they are parsed (checkPipelineOptions);
-// nothing later checks the chip or the block size again.
+// The options are checked once, where they are parsed: the chip when its
+// typed target is built (gpu::gpuTargetOf), the block size by
+// checkPipelineOptions; the passes the pipelines build check neither again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KFUSE_PASSES_PIPELINES_H
@@ -36,7 +37,9 @@ enum class Target { Gpu, Host };
 
 struct PipelineOptions {
   fusion::FusionOptions fusion;
-  std::string chip = gpu::kDefaultChip; // the GPU target only
+  /// The GPU target only: the chip's facts, typed, built from its name by
+  /// gpuTargetOf where the name is parsed (the default: kDefaultChip's).
+  gpu::GpuTarget gpu;
   unsigned blockSize = 256;             // threads per block
   Target target = Target::Gpu;
   Stage until = Stage::Llvm;
@@ -56,9 +59,10 @@ struct PipelineOptions {
   std::string mutation;
 };
 
-/// `options` when kfuse can build them: the chip is one kfuse emits PTX for
-/// and the block size a multiple of 32 from 32 to 1024. Otherwise `refuse`
-/// is told why and this fails. The one check of both.
+/// `options` when kfuse can build them: the block size a multiple of 32
+/// from 32 to 1024 (the chip was checked when its GpuTarget was built).
+/// Otherwise `refuse` is told why and this fails. The one check: the
+/// mapping passes get the typed target and check neither again.
 mlir::FailureOr<PipelineOptions>
 checkPipelineOptions(PipelineOptions options,
                      llvm::function_ref<void(const llvm::Twine &)> refuse);
@@ -118,40 +122,9 @@ struct FusionPipelineOptions : mlir::PassPipelineOptions<Derived> {
   Option<std::string> maxOps{*this, "max-ops",
                              llvm::cl::desc("most ops in one kernel (0: no limit)"),
                              llvm::cl::init("0")};
-  Option<bool> pointwise{*this, "pointwise",
-                         llvm::cl::desc("rule: elementwise chains"),
-                         llvm::cl::init(true)};
-  Option<bool> reductionPrologue{*this, "reduction-prologue",
-                                 llvm::cl::desc("rule: elementwise into a reduction"),
-                                 llvm::cl::init(true)};
-  Option<bool> reductionEpilogue{*this, "reduction-epilogue",
-                                 llvm::cl::desc("rule: elementwise after a reduction"),
-                                 llvm::cl::init(true)};
-  Option<bool> rowPersistent{
-      *this, "row-persistent",
-      llvm::cl::desc("rule: a row reduction read back over its rows"),
-      llvm::cl::init(true)};
-  Option<bool> matmulEpilogue{*this, "matmul-epilogue",
-                              llvm::cl::desc("rule: elementwise after a matmul"),
-                              llvm::cl::init(true)};
-  Option<bool> reshape{*this, "reshape",
-                       llvm::cl::desc("rule: elementwise across a reshape"),
-                       llvm::cl::init(true)};
-  Option<bool> recompute{*this, "recompute",
-                         llvm::cl::desc("rule: recompute a cheap producer in its consumer"),
-                         llvm::cl::init(true)};
-  Option<bool> sibling{
-      *this, "sibling",
-      llvm::cl::desc("rule: ops that read the same tensor over the same space, one kernel"),
-      llvm::cl::init(true)};
-  Option<bool> reductionChain{
-      *this, "reduction-chain",
-      llvm::cl::desc("rule: a row reduction and a full reduction of its rows, one kernel"),
-      llvm::cl::init(true)};
-  Option<bool> smallReduction{
-      *this, "small-reduction",
-      llvm::cl::desc("rule: a static reduction of at most 8 elements unrolled in a thread"),
-      llvm::cl::init(true)};
+#define FUSION_RULE(Enum, field, name, description)                           \
+  Option<bool> field{*this, name, llvm::cl::desc(description), llvm::cl::init(true)};
+#include "passes/fusion/FusionRules.def"
 
   /// The switches, or failure (told to `refuse`) for a bad max-ops.
   mlir::FailureOr<fusion::FusionOptions>

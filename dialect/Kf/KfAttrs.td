@@ -46,6 +46,23 @@ def Kf_KernelMapping : I32EnumAttr<"KernelMapping", "how a kernel is launched", 
   let cppNamespace = "::kfuse::kf";
 }
 
+// Which design of its mapping a kernel runs, where a mapping has several:
+// chosen with the mapping, on tensors, from the typed GPU target
+// (kf-assign-kernel-mappings); the emitters build what it names and choose
+// nothing. Only the GPU's matmul has variants so far (the host runtime
+// runs its own matmul, HostMatmul.cpp, and records none).
+def Kf_KernelVariant : I32EnumAttr<"KernelVariant", "which design of its mapping a kernel runs", [
+  // mma.sync.m16n8k16 (f16, bf16; TF32 with --tf32) fed by ldmatrix and
+  // cp.async: a chip from sm_80 (MatmulTensorCore.cpp).
+  I32EnumAttrCase<"TensorCore", 0, "tensor_core">,
+  // A 64x64 block tile, 4x4 outputs a thread in registers (MatmulSimt.cpp).
+  I32EnumAttrCase<"Simt", 1, "simt">,
+  // The 16x16 shared-memory tile, one output a thread (MatmulReference.cpp).
+  I32EnumAttrCase<"Reference", 2, "reference">,
+]> {
+  let cppNamespace = "::kfuse::kf";
+}
+
 // Why two kernels stay apart (or that they did not: fused, recomputed).
 def Kf_BoundaryReason : I32EnumAttr<"BoundaryReason", "why kernels stay apart", [
   I32EnumAttrCase<"Fused", 0, "fused">,

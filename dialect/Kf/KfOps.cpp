@@ -286,6 +286,11 @@ LogicalResult KernelOp::verify() {
     return emitOpError("yields ")
            << yield.getValues().getTypes() << " but its results are "
            << getResultTypes();
+  // A variant is a design of the matmul mapping (KfAttrs.td).
+  if (getVariant() && getMapping() != KernelMapping::Matmul)
+    return emitOpError("has variant '")
+           << stringifyKernelVariant(*getVariant())
+           << "', which only a kernel of mapping matmul can have";
   return success();
 }
 

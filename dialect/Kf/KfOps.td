@@ -740,7 +740,9 @@ def Kf_KernelOp : Kf_Op<"kernel", [
     `triton_poi_fused_add_relu_0`; `kind` is pointwise, reduction, matmul or
     transpose; `ops` lists the eager ops it holds, in program order (the
     report's); `mapping`, once decided (before bufferization), says how the
-    kernel is launched: flat, row, grid_reduction, row_chain, matmul or serial.
+    kernel is launched: flat, row, grid_reduction, row_chain, matmul or
+    serial; `variant`, decided with it for a mapping of several designs,
+    which one (a GPU matmul: tensor_core, simt or reference).
 
     ```mlir
     %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32>
@@ -768,11 +770,13 @@ def Kf_KernelOp : Kf_Op<"kernel", [
   // outlive the merging of its linalg ops (kf-form-kernels).
   let arguments = (ins StrAttr:$sym_name, Kf_KernelKind:$kind,
                        OptionalAttr<Kf_KernelMapping>:$mapping,
+                       OptionalAttr<Kf_KernelVariant>:$variant,
                        OptionalAttr<StrArrayAttr>:$ops);
   let results = (outs Variadic<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name `kind` $kind (`mapping` $mapping^)? (`->` type($results)^)?
+    $sym_name `kind` $kind (`mapping` $mapping^)? (`variant` $variant^)?
+    (`->` type($results)^)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;

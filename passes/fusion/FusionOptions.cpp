@@ -12,24 +12,31 @@ namespace {
 
 /// A rule's switch: its name (the pass option's) and its field.
 struct RuleSwitch {
+  FusionRule rule;
   llvm::StringLiteral name;
   bool FusionOptions::*field;
 };
 
 constexpr RuleSwitch kRules[] = {
-    {"pointwise", &FusionOptions::pointwise},
-    {"reduction-prologue", &FusionOptions::reductionPrologue},
-    {"reduction-epilogue", &FusionOptions::reductionEpilogue},
-    {"row-persistent", &FusionOptions::rowPersistent},
-    {"matmul-epilogue", &FusionOptions::matmulEpilogue},
-    {"reshape", &FusionOptions::reshape},
-    {"recompute", &FusionOptions::recompute},
-    {"sibling", &FusionOptions::sibling},
-    {"reduction-chain", &FusionOptions::reductionChain},
-    {"small-reduction", &FusionOptions::smallReduction},
+#define FUSION_RULE(Enum, field, name, description)                           \
+  {FusionRule::Enum, name, &FusionOptions::field},
+#include "passes/fusion/FusionRules.def"
 };
 
+const RuleSwitch &switchOf(FusionRule rule) {
+  const RuleSwitch *s =
+      llvm::find_if(kRules, [&](const RuleSwitch &r) { return r.rule == rule; });
+  assert(s != std::end(kRules) && "a rule without a switch");
+  return *s;
+}
+
 } // namespace
+
+bool FusionOptions::allows(FusionRule rule) const {
+  return this->*(switchOf(rule).field);
+}
+
+StringRef fusion::ruleName(FusionRule rule) { return switchOf(rule).name; }
 
 FailureOr<FusionOptions>
 fusion::parseFusionOptions(StringRef spec,
@@ -101,17 +108,6 @@ std::optional<unsigned> fusion::parseMaxOps(StringRef text) {
 
 KfFormKernelsOptions fusion::toPassOptions(const FusionOptions &options) {
   KfFormKernelsOptions o;
-  o.fusion = options.enabled ? FusionMode::On : FusionMode::Off;
-  o.maxOps = std::to_string(options.maxOps);
-  o.pointwise = options.pointwise;
-  o.reductionPrologue = options.reductionPrologue;
-  o.reductionEpilogue = options.reductionEpilogue;
-  o.rowPersistent = options.rowPersistent;
-  o.matmulEpilogue = options.matmulEpilogue;
-  o.reshape = options.reshape;
-  o.recompute = options.recompute;
-  o.sibling = options.sibling;
-  o.reductionChain = options.reductionChain;
-  o.smallReduction = options.smallReduction;
+  writeFusionOptions(options, o);
   return o;
 }

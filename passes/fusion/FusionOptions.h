@@ -28,21 +28,26 @@ namespace kfuse::fusion {
 /// kernel per op that PyTorch launches).
 enum class FusionMode { On, Off };
 
+/// A rule of kf-form-kernels that can be switched off (FusionRules.def).
+enum class FusionRule {
+#define FUSION_RULE(Enum, field, name, description) Enum,
+#include "passes/fusion/FusionRules.def"
+};
+
 /// The switches, with their defaults (everything on, no limit).
 struct FusionOptions {
   bool enabled = true;
-  unsigned maxOps = 0;            // 0: no limit
-  bool pointwise = true;          // elementwise into elementwise
-  bool reductionPrologue = true;  // elementwise into a reduction
-  bool reductionEpilogue = true;  // elementwise after a reduction
-  bool rowPersistent = true;      // a row reduction read back over its row
-  bool matmulEpilogue = true;     // elementwise after a matmul
-  bool reshape = true;            // elementwise through a reshape
-  bool recompute = true;          // duplicate a cheap producer
-  bool sibling = true;            // ops that read the same tensor, together
-  bool reductionChain = true;     // a row reduction, then a full one of it
-  bool smallReduction = true;     // unroll a reduction of <= 8 elements
+  unsigned maxOps = 0; // 0: no limit
+#define FUSION_RULE(Enum, field, name, description) bool field = true;
+#include "passes/fusion/FusionRules.def"
+
+  /// Whether `rule` is on.
+  bool allows(FusionRule rule) const;
 };
+
+/// The name of `rule`'s switch, as the pass option and `--fusion` spell it
+/// (`row-persistent`).
+llvm::StringRef ruleName(FusionRule rule);
 
 /// The most elements a reduction unrolled in one thread combines
 /// (`small-reduction`): the flat mapping runs such a reduction as
@@ -52,11 +57,10 @@ constexpr int64_t kSmallReductionElements = 8;
 
 /// Parses a list of words separated by commas or spaces: `on`, `off`,
 /// `max-ops=N`, and a rule's switch `<rule>=true|false` with the rule
-/// named as the pass option is (`pointwise`, `reduction-prologue`,
-/// `reduction-epilogue`, `row-persistent`, `matmul-epilogue`, `reshape`,
-/// `recompute`, `sibling`, `reduction-chain`, `small-reduction`); `fusion=on|off` is `on|off`, so toString's output parses
-/// back. Later words win; the empty list is the defaults. Anything else is
-/// reported through `emitError` (naming the word) and fails.
+/// named as the pass option is (FusionRules.def); `fusion=on|off` is
+/// `on|off`, so toString's output parses back. Later words win; the empty
+/// list is the defaults. Anything else is reported through `emitError`
+/// (naming the word and the rules) and fails.
 mlir::FailureOr<FusionOptions>
 parseFusionOptions(llvm::StringRef spec,
                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
@@ -77,8 +81,8 @@ std::optional<unsigned> parseMaxOps(llvm::StringRef text);
 KfFormKernelsOptions toPassOptions(const FusionOptions &options);
 
 /// Reads the KfFusionOptions of a pass or of its options struct
-/// (kf-form-kernels, kf-kernel-report); the caller has checked `max-ops`
-/// with parseMaxOps.
+/// (kf-form-kernels, kf-kernel-report, the named pipelines); the caller
+/// has checked `max-ops` with parseMaxOps.
 template <typename PassOrOptions>
 FusionOptions readFusionOptions(const PassOrOptions &p) {
   FusionOptions o;
@@ -86,17 +90,19 @@ FusionOptions readFusionOptions(const PassOrOptions &p) {
   o.enabled = mode == FusionMode::On;
   const std::string &maxOps = p.maxOps;
   o.maxOps = parseMaxOps(maxOps).value_or(0);
-  o.pointwise = p.pointwise;
-  o.reductionPrologue = p.reductionPrologue;
-  o.reductionEpilogue = p.reductionEpilogue;
-  o.rowPersistent = p.rowPersistent;
-  o.matmulEpilogue = p.matmulEpilogue;
-  o.reshape = p.reshape;
-  o.recompute = p.recompute;
-  o.sibling = p.sibling;
-  o.reductionChain = p.reductionChain;
-  o.smallReduction = p.smallReduction;
+#define FUSION_RULE(Enum, field, name, description) o.field = p.field;
+#include "passes/fusion/FusionRules.def"
   return o;
+}
+
+/// Writes `options` into the KfFusionOptions of a pass's options struct
+/// (KfFormKernelsOptions, KfKernelReportOptions).
+template <typename PassOptions>
+void writeFusionOptions(const FusionOptions &options, PassOptions &o) {
+  o.fusion = options.enabled ? FusionMode::On : FusionMode::Off;
+  o.maxOps = std::to_string(options.maxOps);
+#define FUSION_RULE(Enum, field, name, description) o.field = options.field;
+#include "passes/fusion/FusionRules.def"
 }
 
 } // namespace kfuse::fusion

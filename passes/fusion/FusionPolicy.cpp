@@ -210,9 +210,9 @@ void Planner::debugDecision(const Edge &e, const EdgeDecision &d) const {
                << reasonWords(d.reason, d.rule) << "\n";
 }
 
-EdgeDecision Planner::rule(StringRef name, bool enabled) const {
-  return enabled ? EdgeDecision{Reason::Fused, name.str()}
-                 : refuse(Reason::RuleDisabled, name);
+EdgeDecision Planner::rule(FusionRule r) const {
+  return opt.allows(r) ? EdgeDecision{Reason::Fused, ruleName(r).str()}
+                       : refuse(Reason::RuleDisabled, ruleName(r));
 }
 
 /// Whether merging kernel bodies will compute the producer inside its
@@ -245,7 +245,7 @@ EdgeDecision Planner::localRule(const Edge &e) {
         !e.readMap.isIdentity() || numel(p.outDomain) != numel(domainOf(e.consumer)))
       return refuse(Reason::Reshape);
     if (!opt.reshape)
-      return refuse(Reason::RuleDisabled, "reshape");
+      return refuse(Reason::RuleDisabled, ruleName(FusionRule::Reshape));
   }
   // A small reduction runs a thread per result: its producers must be
   // computed in it (at each element it combines), and its readers read the
@@ -256,20 +256,20 @@ EdgeDecision Planner::localRule(const Edge &e) {
       return refuse(Reason::ProducerReduction);
     if (!e.readMap.isIdentity())
       return refuse(Reason::NotInPlace);
-    return rule("reduction-epilogue", opt.reductionEpilogue);
+    return rule(FusionRule::ReductionEpilogue);
   }
   if (isSmallReduction(e.consumer)) {
     if (pk != KernelKind::Pointwise)
       return refuse(Reason::ProducerReduction);
     if (!inlinedInConsumer(e))
       return refuse(Reason::NotInPlace);
-    return rule("reduction-prologue", opt.reductionPrologue);
+    return rule(FusionRule::ReductionPrologue);
   }
   switch (pk) {
   case KernelKind::Matmul:
     if (ck != KernelKind::Pointwise || domainOf(e.consumer) != p.outDomain)
       return refuse(Reason::MatmulBoundary);
-    return rule("matmul-epilogue", opt.matmulEpilogue);
+    return rule(FusionRule::MatmulEpilogue);
   case KernelKind::Pointwise:
     // Read at other elements (a broadcast, a view, a small reduction's
     // elements), the producer must be computed inside its consumer.
@@ -283,16 +283,16 @@ EdgeDecision Planner::localRule(const Edge &e) {
         return refuse(Reason::NotInPlace);
     }
     if (ck == KernelKind::Pointwise)
-      return rule("pointwise", opt.pointwise);
-    return rule("reduction-prologue", opt.reductionPrologue);
+      return rule(FusionRule::Pointwise);
+    return rule(FusionRule::ReductionPrologue);
   case KernelKind::Reduction:
     if (ck == KernelKind::Reduction) {
       if (chains(e.producer, e.consumer))
-        return rule("reduction-chain", opt.reductionChain);
+        return rule(FusionRule::ReductionChain);
       return refuse(Reason::ProducerReduction);
     }
     if (c.domain == p.outDomain)
-      return rule("reduction-epilogue", opt.reductionEpilogue);
+      return rule(FusionRule::ReductionEpilogue);
     // Read back over the rows it reduced (the trailing dims' or others':
     // `x - x.mean(0)`): one block can own a row. A full reduction has one
     // row: read back, every block would wait for it.
@@ -302,7 +302,7 @@ EdgeDecision Planner::localRule(const Edge &e) {
       // axis: row i needs row j's sum).
       if (!readsOwnRow(e))
         return refuse(Reason::OtherRow);
-      return rule("row-persistent", opt.rowPersistent);
+      return rule(FusionRule::RowPersistent);
     }
     return refuse(Reason::ProducerReduction);
   case KernelKind::Transpose:

@@ -6,7 +6,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "passes/fusion/ElementwiseRuns.h"
 #include "passes/fusion/KernelRegions.h"
-#include "passes/gpu/KernelMapping.h"
+#include "passes/fusion/KfFormKernels.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -248,6 +248,9 @@ struct KfFormKernelsPass
   template <typename T>
   friend FusionOptions fusion::readFusionOptions(const T &); // the options
 
+  /// What the target runs (MappingQuery.h); none: nothing is checked.
+  KernelMappingQuery query;
+
   /// A bad option is refused before any IR is touched (llvm::cl checks
   /// `fusion`).
   LogicalResult initialize(MLIRContext *ctx) override {
@@ -347,7 +350,7 @@ struct KfFormKernelsPass
   /// least one more op alone: it ends.
   LogicalResult formFunction(func::FuncOp func, const FusionOptions &options,
                              unsigned &nextIndex) {
-    bool check = checkMappings && mergeBodies && options.enabled;
+    bool check = checkMappings && mergeBodies && options.enabled && query;
     Isolation isolated;
     for (;;) {
       func::FuncOp work = check ? func.clone() : func;
@@ -371,7 +374,7 @@ struct KfFormKernelsPass
         return failure();
       }
       forgetErasedKernels(work, *formed);
-      bool again = check && isolateUnmappable(graph, plan, *formed, isolated);
+      bool again = check && isolateUnmappable(graph, plan, *formed, isolated, query);
       if (again) {
         work.erase();
         continue;
@@ -400,10 +403,11 @@ struct KfFormKernelsPass
         kernel = nullptr;
   }
 
-  /// Marks alone the ops of each fused kernel no GPU mapping serves, with
-  /// the mapping's refusal; whether any op was newly marked.
+  /// Marks alone the ops of each fused kernel `query` refuses, with its
+  /// reason; whether any op was newly marked.
   static bool isolateUnmappable(const KernelGraph &graph, const FusionPlan &plan,
-                                const FormedKernels &formed, Isolation &isolated) {
+                                const FormedKernels &formed, Isolation &isolated,
+                                const KernelMappingQuery &query) {
     bool changed = false;
     unsigned round = 0;
     for (unsigned r : isolated.round)
@@ -415,19 +419,8 @@ struct KfFormKernelsPass
       SmallVector<linalg::LinalgOp> ops;
       kernel.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
       std::string why;
-      {
-        ScopedDiagnosticHandler capture(kernel.getContext(), [&](Diagnostic &d) {
-          StringRef text = d.str();
-          StringRef marker = "yet: ";
-          why = text.substr(text.find(marker) + marker.size()).str();
-          return success();
-        });
-        auto refuse = [&]() {
-          return kernel.emitError("cannot be mapped to the GPU yet: ");
-        };
-        if (succeeded(gpu::decideKernelMapping(kernel, ops, refuse)))
-          continue;
-      }
+      if (succeeded(query(kernel, ops, why)))
+        continue;
       ++round; // one per refused kernel: its ops are let fuse again together
       for (auto [n, g] : llvm::enumerate(plan.groupOf)) {
         if (formed.kernelOfNode[n] != k || isolated.keepFused[n])
@@ -461,3 +454,11 @@ struct KfFormKernelsPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+kfuse::fusion::createKfFormKernels(const KfFormKernelsOptions &options,
+                                   KernelMappingQuery query) {
+  auto pass = std::make_unique<KfFormKernelsPass>(options);
+  pass->query = std::move(query);
+  return pass;
+}

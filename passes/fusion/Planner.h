@@ -75,7 +75,8 @@ private:
   EdgeDecision refuse(Reason r, llvm::StringRef rule = {}) const {
     return {r, rule.str()};
   }
-  EdgeDecision rule(llvm::StringRef name, bool enabled) const;
+  /// Fused by `r`, or refused (rule-disabled) when its switch is off.
+  EdgeDecision rule(FusionRule r) const;
   EdgeDecision localRule(const Edge &e);
   bool inlinedInConsumer(const Edge &e) const;
   bool readsOwnRow(const Edge &e) const;

@@ -90,7 +90,7 @@ void Planner::recompute(FusionPlan &plan) {
                             << "? reads " << dup << " bytes more, saves " << keep
                             << (dup < keep ? ": yes\n" : ": no\n"));
     if (dup < keep) {
-      plan.decisions[i] = {Reason::Recomputed, "recompute"};
+      plan.decisions[i] = {Reason::Recomputed, ruleName(FusionRule::Recompute).str()};
       plan.recomputed.push_back(i);
     }
   }

@@ -239,7 +239,7 @@ EdgeDecision Planner::reductionsFit(const Group &x, const Group &y,
                         std::pair{families[1], families[0]}})
       if (chains(a, b)) {
         if (!opt.reductionChain)
-          return refuse(Reason::RuleDisabled, "reduction-chain");
+          return refuse(Reason::RuleDisabled, ruleName(FusionRule::ReductionChain));
         rows = a;
         full = b;
         return refuse(Reason::Fused);

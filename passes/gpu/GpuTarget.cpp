@@ -2,9 +2,13 @@
 #include "passes/gpu/GpuTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <cassert>
 #include <cstdlib>
+#include <cstring>
+#include <iterator>
 
 namespace kfuse::gpu {
 
@@ -21,6 +25,58 @@ std::optional<std::string> checkChip(llvm::StringRef chip) {
   return "unsupported GPU chip '" + chip.str() + "': kfuse emits PTX ISA " +
          kPtxIsa + " for " +
          supportedChips();
+}
+
+namespace {
+
+/// The facts of each chip of kChips. Shared memory per block from the CUDA
+/// C++ Programming Guide's table of compute capabilities (maximum amount
+/// of shared memory per thread block: 64 KB on 7.5, 163 KB on 8.0 and 8.7,
+/// 99 KB on 8.6 and 8.9, 227 KB on 9.0; 48 KB without opting in).
+struct ChipFacts {
+  unsigned sm;
+  TensorCores tensorCores;
+  unsigned maxSharedKiB;
+};
+
+constexpr ChipFacts kChipFacts[] = {
+    {75, TensorCores::None, 64},     {80, TensorCores::MmaSync, 163},
+    {86, TensorCores::MmaSync, 99},  {87, TensorCores::MmaSync, 163},
+    {89, TensorCores::MmaSync, 99},  {90, TensorCores::Wgmma, 227},
+};
+static_assert(std::size(kChipFacts) == std::size(kChips),
+              "a chip of kChips without its facts, or facts of a chip kfuse "
+              "does not list");
+
+} // namespace
+
+mlir::FailureOr<GpuTarget>
+gpuTargetOf(llvm::StringRef chip, llvm::function_ref<void(const llvm::Twine &)> refuse) {
+  if (std::optional<std::string> why = checkChip(chip)) {
+    refuse(*why);
+    return mlir::failure();
+  }
+  unsigned sm = 0;
+  (void)chip.drop_front(strlen("sm_")).getAsInteger(10, sm);
+  const ChipFacts *facts =
+      llvm::find_if(kChipFacts, [&](const ChipFacts &f) { return f.sm == sm; });
+  assert(facts != std::end(kChipFacts) && "a listed chip without its facts");
+  GpuTarget target;
+  target.sm = sm;
+  target.tensorCores = facts->tensorCores;
+  target.cpAsync = sm >= 80;
+  target.tma = sm >= 90;
+  target.maxSharedMemoryPerBlock = facts->maxSharedKiB * 1024;
+  return target;
+}
+
+llvm::StringRef stringifyTensorCores(TensorCores t) {
+  switch (t) {
+  case TensorCores::None: return "none";
+  case TensorCores::MmaSync: return "mma_sync";
+  case TensorCores::Wgmma: return "wgmma";
+  }
+  llvm_unreachable("unknown tensor cores");
 }
 
 std::string cudaToolkitPath() {

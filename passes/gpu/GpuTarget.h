@@ -14,7 +14,10 @@
 
 #include "passes/gpu/GpuChips.h"
 
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 
 #include <optional>
 #include <string>
@@ -28,6 +31,46 @@ std::string supportedChips();
 
 /// Why `chip` is refused, or nullopt when kfuse supports it.
 std::optional<std::string> checkChip(llvm::StringRef chip);
+
+/// The tensor-core instructions a chip offers kfuse's matmul kernels.
+enum class TensorCores {
+  /// None the kernels use: sm_75's mma.sync has no m16n8k16 for bf16, and
+  /// no cp.async or ldmatrix.trans feeds it.
+  None,
+  /// Warp-level mma.sync.m16n8k16 (f16, bf16, tf32) with ldmatrix and
+  /// cp.async: sm_80 to sm_89 (MatmulTensorCore.cpp).
+  MmaSync,
+  /// Warpgroup-level wgmma.mma_async, fed from shared memory by TMA: sm_90
+  /// (mma.sync runs there too; the wgmma kernel is the matmul issue's).
+  Wgmma,
+};
+
+/// What the GPU mappings know of the chip they emit for, built once from
+/// its name where the name is parsed (gpuTargetOf), and handed to the
+/// mappings typed: no pass parses "sm_XY" again. The default is the
+/// default chip's (kDefaultChip, sm_75).
+struct GpuTarget {
+  unsigned sm = 75;                        // compute capability x 10
+  TensorCores tensorCores = TensorCores::None;
+  bool cpAsync = false;                    // cp.async global -> shared (sm_80+)
+  bool tma = false;                        // the Tensor Memory Accelerator (sm_90)
+  unsigned sharedMemoryPerBlock = 48 * 1024; // static, without opting in
+  unsigned maxSharedMemoryPerBlock = 64 * 1024; // opted in (cuFuncSetAttribute)
+  unsigned warpSize = 32;
+
+  /// The chip's name, as --gpu-chip takes it ("sm_90").
+  std::string chip() const { return "sm_" + std::to_string(sm); }
+  /// Whether the matmul may take the tensor-core kernel.
+  bool hasTensorCores() const { return tensorCores != TensorCores::None; }
+};
+
+/// The target of `chip` (one of kChips), or failure with `refuse` told why
+/// kfuse does not emit for it (checkChip's words).
+mlir::FailureOr<GpuTarget>
+gpuTargetOf(llvm::StringRef chip, llvm::function_ref<void(const llvm::Twine &)> refuse);
+
+/// "none", "mma_sync" or "wgmma" (kernels.json's target).
+llvm::StringRef stringifyTensorCores(TensorCores t);
 
 /// The CUDA toolkit whose libdevice math functions (erf, tanh, pow, ...)
 /// are linked into kernels: $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH, else

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
+#include "passes/gpu/GpuTarget.h"
 #include "passes/gpu/KernelMapping.h"
 #include "passes/gpu/matmul/MatmulKernels.h"
 #include "passes/gpu/flat/PointwiseKernels.h"
@@ -73,12 +74,55 @@ kfuse::gpu::decideKernelMapping(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
   llvm_unreachable("a kernel kind without a mapping");
 }
 
+FailureOr<KernelMapping>
+kfuse::gpu::queryKernelMapping(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
+                               std::string &refusal) {
+  // The checks stream their reason into a diagnostic (for this pass's
+  // errors); here it is caught as it is emitted and kept as the value.
+  // Emitted at the kernel's location, not attached to it: attaching prints
+  // the op, numbering every value of its function.
+  ScopedDiagnosticHandler capture(kernel.getContext(), [&](Diagnostic &d) {
+    if (refusal.empty())
+      refusal = d.str();
+    return success();
+  });
+  return decideKernelMapping(kernel, ops,
+                             [&] { return mlir::emitError(kernel.getLoc()); });
+}
+
 namespace {
 using kfuse::gpu::decideKernelMapping;
 
 struct KfAssignKernelMappingsPass
     : kfuse::impl::KfAssignKernelMappingsBase<KfAssignKernelMappingsPass> {
   using Base::Base;
+
+  /// The pipelines hand the pass the target they checked
+  /// (checkPipelineOptions); kfuse-opt's `chip` is checked here.
+  std::optional<kfuse::gpu::GpuTarget> checkedTarget;
+  kfuse::gpu::GpuTarget target;
+  kfuse::gpu::MatmulDesign design = kfuse::gpu::MatmulDesign::Fastest;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (matmul != "fastest" && matmul != "reference")
+      return emitError(UnknownLoc::get(ctx))
+             << "kf-assign-kernel-mappings: matmul must be `fastest` or "
+                "`reference`, got `"
+             << matmul << "`";
+    design = matmul == "reference" ? kfuse::gpu::MatmulDesign::Reference
+                                   : kfuse::gpu::MatmulDesign::Fastest;
+    if (checkedTarget) {
+      target = *checkedTarget;
+      return success();
+    }
+    std::string why;
+    FailureOr<kfuse::gpu::GpuTarget> built =
+        kfuse::gpu::gpuTargetOf(chip, [&](const Twine &t) { why = t.str(); });
+    if (failed(built))
+      return emitError(UnknownLoc::get(ctx)) << "kf-assign-kernel-mappings: " << why;
+    target = *built;
+    return success();
+  }
 
   void runOnOperation() override {
     // linalg.transpose as the generic it stands for, so that the flat
@@ -121,6 +165,11 @@ struct KfAssignKernelMappingsPass
       LLVM_DEBUG(llvm::dbgs() << "kernel '" << kernel.getSymName() << "': "
                               << kfuse::kf::stringifyKernelMapping(*mapping) << "\n");
       kernel.setMapping(*mapping);
+      // The design too, once: the emitters build what it names. The host
+      // runtime runs its own matmul (HostMatmul.cpp) and records none.
+      if (*mapping == KernelMapping::Matmul && !serialFallback)
+        kernel.setVariant(
+            kfuse::gpu::chooseMatmulVariant(ops, target, design, tf32));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -129,3 +178,13 @@ struct KfAssignKernelMappingsPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+kfuse::gpu::createKfAssignKernelMappings(const KfAssignKernelMappingsOptions &options,
+                                         const GpuTarget &target) {
+  KfAssignKernelMappingsOptions withChip = options;
+  withChip.chip = target.chip(); // as the pass prints in a pipeline
+  auto pass = std::make_unique<KfAssignKernelMappingsPass>(withChip);
+  pass->checkedTarget = target;
+  return pass;
+}

@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
-#include "passes/gpu/GpuTarget.h"
+#include "passes/gpu/KfMapKernelsToGpu.h"
 #include "passes/gpu/matmul/MatmulKernels.h"
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/rows/RowKernels.h"
@@ -204,19 +204,23 @@ struct RowChainKernelToLaunch : KernelToLaunch<KernelMapping::RowChain> {
   const Tickets &tickets;
 };
 
-/// Matmul kernels: a block per tile of the result (MatmulKernels.h).
+/// Matmul kernels: a block per tile of the result (MatmulKernels.h), as
+/// the variant kf-assign-kernel-mappings chose.
 struct MatmulKernelToLaunch : KernelToLaunch<KernelMapping::Matmul> {
   using KernelToLaunch::KernelToLaunch;
   LogicalResult emit(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                      PatternRewriter &rewriter) const override {
-    if (options.host)
+    if (options.host) {
       kfuse::host::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops);
-    else
-      kfuse::gpu::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops, /*host=*/false,
-                                  options.matmul == "reference"
-                                      ? kfuse::gpu::MatmulDesign::Reference
-                                      : kfuse::gpu::MatmulDesign::Fastest,
-                                  kfuse::gpu::hasTensorCores(options.chip), options.tf32);
+      return success();
+    }
+    std::optional<kfuse::kf::KernelVariant> variant = kernel.getVariant();
+    if (!variant)
+      return kernel.emitError("kf-map-kernels-to-gpu: matmul kernel '")
+             << kernel.getSymName()
+             << "' has no variant (kf-assign-kernel-mappings chooses it)";
+    kfuse::gpu::mapMatmulKernel(rewriter, kernel.getSymNameAttr(), ops, /*host=*/false,
+                                *variant);
     return success();
   }
 };
@@ -236,18 +240,18 @@ struct KfMapKernelsToGpuPass
     : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsToGpuPass> {
   using Base::Base;
 
+  /// Built by a pipeline from options it checked (checkPipelineOptions):
+  /// nothing to check again.
+  bool optionsChecked = false;
+
   LogicalResult initialize(MLIRContext *ctx) override {
+    if (optionsChecked)
+      return success();
     if (blockSize == 0 || blockSize > 1024 || blockSize % 32 != 0)
       return emitError(UnknownLoc::get(ctx))
              << "kf-map-kernels-to-gpu: block-size must be a multiple of 32 "
                 "from 32 to 1024, got "
              << static_cast<unsigned>(blockSize);
-    if (matmul != "fastest" && matmul != "reference")
-      return emitError(UnknownLoc::get(ctx))
-             << "kf-map-kernels-to-gpu: matmul must be `fastest` or `reference`, got `"
-             << matmul << "`";
-    if (std::optional<std::string> why = kfuse::gpu::checkChip(chip))
-      return emitError(UnknownLoc::get(ctx)) << "kf-map-kernels-to-gpu: " << *why;
     return success();
   }
 
@@ -276,9 +280,6 @@ struct KfMapKernelsToGpuPass
     options.blockSize = blockSize;
     options.vectorWidth = vectorWidth;
     options.host = host;
-    options.matmul = matmul;
-    options.chip = chip;
-    options.tf32 = tf32;
     Tickets tickets = createTickets();
     RewritePatternSet patterns(&getContext());
     patterns.add<FlatKernelToLaunch, RowKernelToLaunch, MatmulKernelToLaunch,
@@ -352,3 +353,10 @@ struct KfMapKernelsToGpuPass
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+kfuse::gpu::createCheckedKfMapKernelsToGpu(const KfMapKernelsToGpuOptions &options) {
+  auto pass = std::make_unique<KfMapKernelsToGpuPass>(options);
+  pass->optionsChecked = true;
+  return pass;
+}

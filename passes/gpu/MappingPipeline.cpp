@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "passes/Pipelines.h"
+#include "passes/gpu/KernelMapping.h"
+#include "passes/gpu/KfMapKernelsToGpu.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -23,7 +25,10 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   KfAssignKernelMappingsOptions assign;
   // The host runtime runs a kernel no mapping serves as one serial launch.
   assign.serialFallback = host;
-  pm.addPass(createKfAssignKernelMappings(assign));
+  // The matmul's design, chosen once from the typed target.
+  assign.matmul = options.matmul;
+  assign.tf32 = options.tf32;
+  pm.addPass(gpu::createKfAssignKernelMappings(assign, options.gpu));
   pm.addPass(createCanonicalizerPass());
   // Puts back the copies of copy-only kernels the canonicalizer erased.
   pm.addPass(createKfMaterializeKernelResults());
@@ -32,15 +37,13 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createKfOrderConstantGlobals()); // upstream's order varies
   pm.addPass(createKfHoistKernelBuffers());
   addDeallocationPasses(pm);
   KfMapKernelsToGpuOptions map;
   map.blockSize = options.blockSize;
   map.host = host;
-  map.matmul = options.matmul;
-  map.chip = options.chip;
-  map.tf32 = options.tf32;
-  pm.addPass(createKfMapKernelsToGpu(map));
+  pm.addPass(gpu::createCheckedKfMapKernelsToGpu(map));
 }
 
 void kfuse::addDeallocationPasses(OpPassManager &pm) {

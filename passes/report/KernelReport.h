@@ -3,7 +3,9 @@
 #define KFUSE_PASSES_REPORT_KERNELREPORT_H
 
 #include "passes/analysis/SymbolicShapes.h"
+#include "passes/Passes.h"
 #include "passes/fusion/FusionOptions.h"
+#include "passes/fusion/MappingQuery.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -104,6 +106,12 @@ void printText(llvm::raw_ostream &os, llvm::ArrayRef<FunctionReport> reports,
                const SymbolValues &values);
 void printJson(llvm::raw_ostream &os, llvm::ArrayRef<FunctionReport> reports,
                const SymbolValues &values);
+/// kf-kernel-report whose kf-form-kernels checks kernels with `query`
+/// (fusion/KfFormKernels.h).
+std::unique_ptr<mlir::Pass>
+createKfKernelReport(const KfKernelReportOptions &options,
+                     fusion::KernelMappingQuery query);
+
 /// kf-kernel-report with format=dot and fusion's switches, writing to
 /// `path` (kfuse-compile --dump-dir's kernel graph).
 std::unique_ptr<mlir::Pass>

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "passes/fusion/KernelRegions.h"
+#include "passes/fusion/KfFormKernels.h"
 #include "passes/report/KernelReport.h"
 #include "passes/report/ReportFile.h"
 
@@ -78,6 +79,9 @@ struct KfKernelReportPass
   template <typename T>
   friend fusion::FusionOptions fusion::readFusionOptions(const T &);
 
+  /// kf-form-kernels' query (fusion/MappingQuery.h), the same as the pass's.
+  fusion::KernelMappingQuery query;
+
   /// Lowers and forms kernels on a copy of the module, nested in it for the
   /// time of the analysis so that the pass manager may run on it. With
   /// `graphs`, the op graph of each function is recorded between the two.
@@ -96,7 +100,7 @@ struct KfKernelReportPass
     OpPassManager lower(ModuleOp::getOperationName());
     lower.addPass(createKfToLinalg());
     OpPassManager form(ModuleOp::getOperationName());
-    form.addPass(createKfFormKernels(options));
+    form.addPass(fusion::createKfFormKernels(options, query));
     bool lowered = succeeded(runPipeline(lower, copy));
     if (lowered && graphs)
       *graphs = report::tagOpGraphs(copy, switches.enabled);
@@ -237,22 +241,18 @@ struct KfKernelReportPass
 std::unique_ptr<Pass>
 kfuse::report::createKernelGraphReport(const fusion::FusionOptions &fusion,
                                        StringRef path) {
-  // The same fields in both options structs (KfFusionOptions in Passes.td).
-  KfFormKernelsOptions f = fusion::toPassOptions(fusion);
   KfKernelReportOptions o;
   o.format = report::ReportFormat::Dot;
   o.reportFile = path.str();
-  o.fusion = f.fusion;
-  o.maxOps = f.maxOps;
-  o.pointwise = f.pointwise;
-  o.reductionPrologue = f.reductionPrologue;
-  o.reductionEpilogue = f.reductionEpilogue;
-  o.rowPersistent = f.rowPersistent;
-  o.matmulEpilogue = f.matmulEpilogue;
-  o.reshape = f.reshape;
-  o.recompute = f.recompute;
-  o.sibling = f.sibling;
-  o.reductionChain = f.reductionChain;
-  o.smallReduction = f.smallReduction;
-  return createKfKernelReport(o);
+  fusion::writeFusionOptions(fusion, o);
+  return kfuse::createKfKernelReport(o); // the GPU's query, as the pass
+
+}
+
+std::unique_ptr<Pass>
+kfuse::report::createKfKernelReport(const KfKernelReportOptions &options,
+                                    fusion::KernelMappingQuery query) {
+  auto pass = std::make_unique<KfKernelReportPass>(options);
+  pass->query = std::move(query);
+  return pass;
 }

@@ -12,9 +12,9 @@
 // RUN: kfuse-compile %s --emit=ptx --gpu-chip=sm_90 | FileCheck %s --check-prefix=PTX
 // RUN: kfuse-compile %s --emit=ptx --gpu-chip=sm_75 | FileCheck %s --check-prefix=SM75
 // RUN: kfuse-compile %s --emit=gpu --gpu-chip=sm_80 | FileCheck %s --check-prefix=LAUNCH
-// RUN: kfuse-opt %s --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --kf-hoist-kernel-buffers --kf-map-kernels-to-gpu="chip=sm_86" | FileCheck %s --check-prefix=PASS
+// RUN: kfuse-opt %s --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings="chip=sm_86" --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --kf-hoist-kernel-buffers --kf-map-kernels-to-gpu | FileCheck %s --check-prefix=PASS
 // RUN: kfuse-opt %s --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --kf-hoist-kernel-buffers --kf-map-kernels-to-gpu | FileCheck %s --check-prefix=DEFAULT
-// RUN: kfuse-opt %s --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --kf-hoist-kernel-buffers --kf-map-kernels-to-gpu="chip=sm_80 tf32=true" | FileCheck %s --check-prefix=TF32
+// RUN: kfuse-opt %s --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings="chip=sm_80 tf32=true" --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --kf-hoist-kernel-buffers --kf-map-kernels-to-gpu | FileCheck %s --check-prefix=TF32
 
 // f16, both operands as stored (A [m][k] read by ldmatrix, B [k][n] by
 // ldmatrix.trans): the prologue's copies of stage 0 (2 chunks of 16 bytes

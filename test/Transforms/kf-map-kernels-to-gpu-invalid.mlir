@@ -43,3 +43,15 @@ func.func @copy_inside(%x: memref<4xf32>, %y: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A matmul kernel whose variant was never chosen (kf-assign-kernel-mappings
+// chooses it with the mapping): refused, not guessed.
+func.func @no_variant(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
+  // expected-error @+1 {{kf-map-kernels-to-gpu: matmul kernel 'matmul_0' has no variant (kf-assign-kernel-mappings chooses it)}}
+  kf.kernel "matmul_0" kind matmul mapping matmul {
+    linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  }
+  return
+}

@@ -105,7 +105,8 @@ func.func @grid_reduction(%x: memref<4096xf32>, %s: memref<f32>, %y: memref<f32>
 
 // -----
 
-// A matmul with a relu epilogue: a 16x16 block per 64x64 tile, A and B
+// A matmul with a relu epilogue, the SIMT variant (kf-assign-kernel-mappings
+// chose it; the host ignores it): a 16x16 block per 64x64 tile, A and B
 // tiles in shared memory (4 elements a vector, rows padded by one).
 // CHECK-LABEL: func.func @matmul
 // CHECK: gpu.launch
@@ -121,7 +122,7 @@ func.func @grid_reduction(%x: memref<4096xf32>, %s: memref<f32>, %y: memref<f32>
 // HOST: gpu.terminator
 func.func @matmul(%a: memref<32x8xf32>, %b: memref<8x48xf32>, %c: memref<32x48xf32>, %y: memref<32x48xf32>) {
   %zero = arith.constant 0.0 : f32
-  kf.kernel "matmul_relu_0" kind matmul mapping matmul {
+  kf.kernel "matmul_relu_0" kind matmul mapping matmul variant simt {
     linalg.fill ins(%zero : f32) outs(%c : memref<32x48xf32>)
     linalg.matmul ins(%a, %b : memref<32x8xf32>, memref<8x48xf32>) outs(%c : memref<32x48xf32>)
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<32x48xf32>) outs(%y : memref<32x48xf32>) {

@@ -7,7 +7,7 @@
 // from the last to the first (a GPU runs them in any order; the kernels
 // finished by their last block must not care which that is).
 // kf-gpu-emulation-reference-pipeline maps matmuls with the 16x16
-// reference kernel (kf-map-kernels-to-gpu{matmul=reference}). Tests only:
+// reference kernel (kf-assign-kernel-mappings{matmul=reference}). Tests only:
 // no tool but kfuse-opt registers them. They take the fusion switches and
 // the block size (no chip: they emit no PTX).
 //
@@ -58,11 +58,15 @@ void kfuse::registerKfuseTestPipelines() {
         [&v](const HostPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
           // The GPU's mappings (not the host runtime's serial fallback).
           FailureOr<PipelineOptions> options = toPipelineOptions(cl, Target::Gpu, refuse);
-          if (succeeded(options)) {
-            options->matmul = v.matmul;
-            if (v.chip)
-              options->chip = v.chip;
-            options->tf32 = v.tf32;
+          if (failed(options))
+            return failure();
+          options->matmul = v.matmul;
+          options->tf32 = v.tf32;
+          if (v.chip) {
+            FailureOr<gpu::GpuTarget> gpu = gpu::gpuTargetOf(v.chip, refuse);
+            if (failed(gpu))
+              return failure();
+            options->gpu = *gpu;
           }
           return options;
         },

@@ -4,6 +4,7 @@
 
 #include "dialect/Kf/KfOps.h"
 #include "passes/Passes.h"
+#include "passes/gpu/KernelMapping.h"
 #include "passes/report/KernelReport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,8 +35,9 @@ llvm::json::Value sizeOf(const analysis::Poly &p) {
 }
 
 
-/// How each mapping launches, in words (KfAttrs.td's KernelMapping).
-const char *mappingRule(kf::KernelMapping m) {
+/// How each mapping launches, in words (KfAttrs.td's KernelMapping), and
+/// for a matmul how its variant does.
+const char *mappingRule(kf::KernelMapping m, std::optional<kf::KernelVariant> variant) {
   switch (m) {
   case kf::KernelMapping::Flat:
     return "the iteration space flattened, a few elements a thread (a 128-bit "
@@ -46,10 +48,24 @@ const char *mappingRule(kf::KernelMapping m) {
     return "blocks stride over the whole tensor, each writes a partial; the last "
            "block to finish combines them and runs the ops after the reduction";
   case kf::KernelMapping::Matmul:
-    return "a 16x16 block per 64x64 tile of the result (grid x over columns, y over "
-           "rows, z over the batch), each thread a 4x4 tile of accumulators in "
-           "registers, operand tiles staged in shared memory 16 steps of K at a time, "
-           "the epilogue applied in registers and each result stored once";
+    switch (variant.value_or(kf::KernelVariant::Simt)) {
+    case kf::KernelVariant::TensorCore:
+      return "a block of 4 warps per 64x64 tile of the result (grid x over columns, "
+             "y over rows, z over the batch), mma.sync on tensor cores fed by "
+             "ldmatrix, operand tiles double-buffered in shared memory by "
+             "cp.async, the epilogue applied in registers and each result stored "
+             "once";
+    case kf::KernelVariant::Simt:
+      return "a 16x16 block per 64x64 tile of the result (grid x over columns, y over "
+             "rows, z over the batch), each thread a 4x4 tile of accumulators in "
+             "registers, operand tiles staged in shared memory 16 steps of K at a "
+             "time, the epilogue applied in registers and each result stored once";
+    case kf::KernelVariant::Reference:
+      return "a 16x16 block per 16x16 tile of the result (grid x over columns, y over "
+             "rows, z over the batch), one output a thread, operand tiles staged in "
+             "shared memory";
+    }
+    return "";
   case kf::KernelMapping::Serial:
     return "one launch of one thread (host runtime only: no mapping serves it)";
   case kf::KernelMapping::RowChain:
@@ -59,24 +75,41 @@ const char *mappingRule(kf::KernelMapping m) {
   return "";
 }
 
-/// Each kernel's mapping, decided as the Gpu stage decides it (on a copy:
-/// `kernels` is the module after kernel formation, before mapping). With
-/// the serial fallback a kernel no GPU mapping serves reads "serial"; on
-/// the GPU target such a program never gets this far.
-llvm::StringMap<kf::KernelMapping> mappingsOf(ModuleOp kernels) {
-  llvm::StringMap<kf::KernelMapping> out;
-  OwningOpRef<ModuleOp> copy = kernels.clone();
-  PassManager pm(kernels.getContext(), ModuleOp::getOperationName());
-  KfAssignKernelMappingsOptions options;
-  options.serialFallback = true;
-  pm.addPass(createKfAssignKernelMappings(options));
-  if (failed(pm.run(*copy)))
-    return out;
-  copy->walk([&](kf::KernelOp kernel) {
-    if (std::optional<kf::KernelMapping> m = kernel.getMapping())
-      out[kernel.getSymName()] = *m;
-  });
-  return out;
+/// How a kernel is launched, as kf-assign-kernel-mappings decides it.
+struct LaunchChoice {
+  kf::KernelMapping mapping;
+  std::optional<kf::KernelVariant> variant;
+};
+
+/// Each kernel's mapping and variant, decided as the Gpu stage decides them
+/// for `target` (on a copy: `kernels` is the module after kernel formation,
+/// before mapping). A program the GPU cannot run (a kernel no mapping
+/// serves: the Gpu stage refuses it) is decided as the host runtime does:
+/// such a kernel reads "serial", and no matmul has a GPU variant.
+llvm::StringMap<LaunchChoice> mappingsOf(ModuleOp kernels, const gpu::GpuTarget &target,
+                                         bool tf32) {
+  auto decide = [&](bool serialFallback) {
+    llvm::StringMap<LaunchChoice> out;
+    OwningOpRef<ModuleOp> copy = kernels.clone();
+    PassManager pm(kernels.getContext(), ModuleOp::getOperationName());
+    KfAssignKernelMappingsOptions options;
+    options.serialFallback = serialFallback;
+    options.tf32 = tf32;
+    pm.addPass(gpu::createKfAssignKernelMappings(options, target));
+    // The GPU's refusal is the Gpu stage's to report, not the manifest's.
+    ScopedDiagnosticHandler quiet(kernels.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    if (failed(pm.run(*copy)))
+      return std::optional<llvm::StringMap<LaunchChoice>>();
+    copy->walk([&](kf::KernelOp kernel) {
+      if (std::optional<kf::KernelMapping> m = kernel.getMapping())
+        out[kernel.getSymName()] = {*m, kernel.getVariant()};
+    });
+    return std::optional(std::move(out));
+  };
+  if (auto gpuChoices = decide(/*serialFallback=*/false))
+    return std::move(*gpuChoices);
+  return decide(/*serialFallback=*/true).value_or(llvm::StringMap<LaunchChoice>());
 }
 
 /// Floating-point operations of one iteration of `op`'s body: add,
@@ -147,13 +180,25 @@ std::optional<analysis::Poly> kernelFlops(kf::KernelOp kernel, analysis::Symboli
 }
 } // namespace
 
+/// The facts the mappings used (GpuTarget.h), as kernels.json records them.
+static llvm::json::Object targetOf(const gpu::GpuTarget &t) {
+  return llvm::json::Object{
+      {"sm", t.sm},
+      {"tensor_cores", gpu::stringifyTensorCores(t.tensorCores)},
+      {"cp_async", t.cpAsync},
+      {"tma", t.tma},
+      {"shared_memory_per_block", t.sharedMemoryPerBlock},
+      {"max_shared_memory_per_block", t.maxSharedMemoryPerBlock},
+      {"warp_size", t.warpSize}};
+}
+
 void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
-                         unsigned blockSize, StringRef chip, bool tf32) {
+                         unsigned blockSize, const gpu::GpuTarget &target, bool tf32) {
   // Launch arguments and shared memory, by kernel name, from the outlined
   // gpu.func; the launch itself from the host function's gpu.launch_func.
   llvm::StringMap<llvm::json::Array> arguments;
   llvm::StringMap<std::optional<int64_t>> shared;
-  gpu.walk([&](gpu::GPUFuncOp func) {
+  gpu.walk([&](mlir::gpu::GPUFuncOp func) {
     llvm::json::Array args;
     for (Type t : func.getArgumentTypes()) {
       std::string s;
@@ -164,11 +209,11 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
     arguments[func.getName()] = std::move(args);
     shared[func.getName()] = sharedBytes(func);
   });
-  llvm::StringMap<gpu::LaunchFuncOp> launches;
-  gpu.walk([&](gpu::LaunchFuncOp launch) {
+  llvm::StringMap<mlir::gpu::LaunchFuncOp> launches;
+  gpu.walk([&](mlir::gpu::LaunchFuncOp launch) {
     launches[launch.getKernelName().getValue()] = launch;
   });
-  llvm::StringMap<kf::KernelMapping> mappings = mappingsOf(kernels);
+  llvm::StringMap<LaunchChoice> mappings = mappingsOf(kernels, target, tf32);
   llvm::json::Array list;
   for (auto func : kernels.getOps<func::FuncOp>()) {
     if (func.isExternal())
@@ -205,7 +250,7 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
       llvm::json::Value launch = nullptr;
       auto mapping = mappings.find(k.name);
       if (auto l = launches.find(k.name); l != launches.end()) {
-        gpu::LaunchFuncOp op = l->second;
+        mlir::gpu::LaunchFuncOp op = l->second;
         auto triple = [&](Value x, Value y, Value z) {
           return llvm::json::Array{sizeJson(sizeExpr(x, symbols)),
                                    sizeJson(sizeExpr(y, symbols)),
@@ -221,14 +266,20 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
             {"grid", triple(op.getGridSizeX(), op.getGridSizeY(), op.getGridSizeZ())},
             {"block", triple(op.getBlockSizeX(), op.getBlockSizeY(), op.getBlockSizeZ())},
             {"shared_memory_bytes", bytes ? llvm::json::Value(*bytes) : nullptr},
-            {"rule", mapping != mappings.end() ? mappingRule(mapping->second) : ""}};
+            {"rule", mapping != mappings.end()
+                         ? mappingRule(mapping->second.mapping, mapping->second.variant)
+                         : ""}};
       }
       list.push_back(llvm::json::Object{
           {"name", k.name},
           {"function", func.getName()},
           {"kind", k.kind},
           {"mapping", mapping != mappings.end()
-                          ? llvm::json::Value(kf::stringifyKernelMapping(mapping->second))
+                          ? llvm::json::Value(kf::stringifyKernelMapping(mapping->second.mapping))
+                          : nullptr},
+          {"variant", mapping != mappings.end() && mapping->second.variant
+                          ? llvm::json::Value(
+                                kf::stringifyKernelVariant(*mapping->second.variant))
                           : nullptr},
           {"ops", std::move(ops)},
           {"launch", std::move(launch)},
@@ -245,7 +296,8 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"schema_version", kKernelsSchemaVersion},
-                                   {"chip", chip},
+                                   {"chip", target.chip()},
+                                   {"gpu_target", targetOf(target)},
                                    {"tf32", tf32},
                                    {"block_size", blockSize},
                                    {"kernels", std::move(list)}}))
@@ -277,7 +329,8 @@ namespace {
 /// The kernels of function `name` in `kernelsModule` (after kernel
 /// formation) with their traffic and FLOPs, and what the size symbols of
 /// their formulas stand for.
-llvm::json::Object kernelsOf(ModuleOp kernelsModule, StringRef name) {
+llvm::json::Object kernelsOf(ModuleOp kernelsModule, StringRef name,
+                             const llvm::StringMap<kf::KernelVariant> &variants) {
   auto formed = kernelsModule.lookupSymbol<func::FuncOp>(name);
   std::vector<report::Kernel> found;
   std::vector<std::string> symbols;
@@ -304,7 +357,10 @@ llvm::json::Object kernelsOf(ModuleOp kernelsModule, StringRef name) {
         {"writes", k.writes.size()},
         {"bytes_read", sizeOf(read)},
         {"bytes_written", sizeOf(written)},
-        {"flops", flops ? sizeOf(*flops) : nullptr}});
+        {"flops", flops ? sizeOf(*flops) : nullptr},
+        {"variant", variants.count(k.name)
+                        ? llvm::json::Value(kf::stringifyKernelVariant(variants.lookup(k.name)))
+                        : nullptr}});
   }
   llvm::json::Array symbolList;
   for (const std::string &s : symbols)
@@ -314,22 +370,52 @@ llvm::json::Object kernelsOf(ModuleOp kernelsModule, StringRef name) {
 }
 } // namespace
 
+/// The variant of each GPU kernel of `kernels` that has one, as the Gpu
+/// stage chooses it (mappingsOf). Only matmuls have variants: a module
+/// without one is not analysed (the 3,400 kernels of an eager 1,000-op
+/// program would be, twice).
+llvm::StringMap<kf::KernelVariant> gpuVariantsOf(ModuleOp kernels,
+                                                 const gpu::GpuTarget &target, bool tf32) {
+  llvm::StringMap<kf::KernelVariant> out;
+  bool matmuls = kernels
+                     .walk([](kf::KernelOp k) {
+                       return k.getKind() == kf::KernelKind::Matmul ? WalkResult::interrupt()
+                                                                    : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+  if (!matmuls)
+    return out;
+  for (const auto &[name, choice] : mappingsOf(kernels, target, tf32))
+    if (choice.variant)
+      out[name] = *choice.variant;
+  return out;
+}
+
 void writeProgramManifest(raw_ostream &os, ModuleOp program,
                           ArrayRef<ProgramVariant> variants, unsigned blockSize,
-                          StringRef chip, bool tf32, llvm::json::Object hostCpu) {
+                          const gpu::GpuTarget &target, bool tf32,
+                          llvm::json::Object hostCpu) {
+  // Each version's GPU kernels' variants; the host runs its own matmul.
+  std::vector<llvm::StringMap<kf::KernelVariant>> gpuVariants;
+  for (const ProgramVariant &v : variants)
+    gpuVariants.push_back(v.gpuError.empty()
+                              ? gpuVariantsOf(const_cast<ProgramVariant &>(v).kernels.get(),
+                                              target, tf32)
+                              : llvm::StringMap<kf::KernelVariant>());
+  const llvm::StringMap<kf::KernelVariant> none;
   llvm::json::Array functions;
   for (auto func : program.getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
       continue;
     llvm::json::Object versions;
-    for (const ProgramVariant &v : variants) {
-      llvm::json::Object version =
-          kernelsOf(const_cast<ProgramVariant &>(v).kernels.get(), func.getName());
+    for (auto [v, kernelVariants] : llvm::zip_equal(variants, gpuVariants)) {
+      llvm::json::Object version = kernelsOf(const_cast<ProgramVariant &>(v).kernels.get(),
+                                             func.getName(), kernelVariants);
       version["gpu"] = v.gpuError.empty();
       version["gpu_error"] = v.gpuError;
       if (v.hostKernels)
-        version["host"] =
-            kernelsOf(const_cast<ProgramVariant &>(v).hostKernels.get(), func.getName());
+        version["host"] = kernelsOf(const_cast<ProgramVariant &>(v).hostKernels.get(),
+                                    func.getName(), none);
       versions[v.name] = std::move(version);
     }
     functions.push_back(llvm::json::Object{
@@ -340,7 +426,7 @@ void writeProgramManifest(raw_ostream &os, ModuleOp program,
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"kfuse_manifest", 1},
-                                   {"chip", chip},
+                                   {"chip", target.chip()},
                                    {"tf32", tf32},
                                    {"host_cpu", std::move(hostCpu)},
                                    {"block_size", blockSize},

@@ -3,6 +3,7 @@
 #define KFUSE_TOOLS_KFUSE_COMPILE_KERNELMANIFEST_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "passes/gpu/GpuTarget.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -13,11 +14,13 @@ namespace kfuse {
 /// its name, kind, GPU mapping, ops, launch (grid and block as the host
 /// computes them, numbers or formulas in d0, d1, ...; shared memory),
 /// launch arguments, bytes read and written and FLOPs. `kernels` is the
-/// module after kernel formation, `gpu` the module after outlining; `tf32`:
-/// whether f32 matmuls run on tensor cores as TF32 (it changes results).
+/// module after kernel formation, `gpu` the module after outlining;
+/// `target` the chip the mappings emitted for (its facts recorded as
+/// `gpu_target`); `tf32`: whether f32 matmuls run on tensor cores as TF32
+/// (it changes results).
 void writeKernelManifest(llvm::raw_ostream &os, mlir::ModuleOp kernels,
                          mlir::ModuleOp gpu, unsigned blockSize,
-                         llvm::StringRef chip, bool tf32);
+                         const gpu::GpuTarget &target, bool tf32);
 
 /// One compiled version of a program: its kernels (the module after kernel
 /// formation) and, when there is no GPU code, why. The host forms its own
@@ -33,11 +36,13 @@ struct ProgramVariant {
 /// each function's arguments and results (dtype, shape with -1 for a
 /// dynamic dim) and, for each variant, its kernels with their bytes and
 /// FLOPs (a number, or a polynomial in d0, d1, ... with what each symbol
-/// means; FLOPs null when unknown), and `hostCpu`: the CPU the host code
+/// means; FLOPs null when unknown) and the variant its GPU mapping runs
+/// (null but for a matmul; chosen from `target` as the Gpu stage does),
+/// and `hostCpu`: the CPU the host code
 /// was compiled for (name, as requested, LLVM's features).
 void writeProgramManifest(llvm::raw_ostream &os, mlir::ModuleOp program,
                           llvm::ArrayRef<ProgramVariant> variants,
-                          unsigned blockSize, llvm::StringRef chip, bool tf32,
+                          unsigned blockSize, const gpu::GpuTarget &target, bool tf32,
                           llvm::json::Object hostCpu);
 
 } // namespace kfuse

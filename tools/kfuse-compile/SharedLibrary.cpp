@@ -326,7 +326,7 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
   std::string manifest;
   llvm::raw_string_ostream os(manifest);
   writeProgramManifest(os, module, variants, options.pipeline.blockSize,
-                       options.pipeline.chip, options.pipeline.tf32,
+                       options.pipeline.gpu, options.pipeline.tf32,
                        llvm::json::Object{{"name", host.cpu},
                                           {"requested", options.hostCpu},
                                           {"features", std::move(featureList)}});

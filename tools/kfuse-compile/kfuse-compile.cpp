@@ -180,9 +180,12 @@ FailureOr<kfuse::PipelineOptions> pipelineOptions(MLIRContext &context) {
   }
   if (failed(fusion))
     return failure();
+  FailureOr<kfuse::gpu::GpuTarget> gpu = kfuse::gpu::gpuTargetOf(chip, refuse);
+  if (failed(gpu))
+    return failure();
   kfuse::PipelineOptions options;
   options.fusion = *fusion;
-  options.chip = chip;
+  options.gpu = *gpu;
   options.tf32 = tf32;
   options.blockSize = blockSize;
   options.mutation = plantMutation;
@@ -445,7 +448,7 @@ int main(int argc, char **argv) {
     std::string manifest;
     llvm::raw_string_ostream os(manifest);
     kfuse::writeKernelManifest(os, *kernelsStage, *gpuStage, options->blockSize,
-                               options->chip, options->tf32);
+                               options->gpu, options->tf32);
     dumps.push_back({"kernels.json", manifest});
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
       return fail("cannot create " + dumpDir + ": " + ec.message());

@@ -64,6 +64,7 @@ VariantInfo variantInfo(const json::Value &v) {
     kernel.bytesRead = text(k["bytes_read"]);
     kernel.bytesWritten = text(k["bytes_written"]);
     kernel.flops = text(k["flops"]);
+    kernel.variant = k["variant"].string; // null or absent: none
     info.kernels.push_back(kernel);
   }
   if (v["host"].kind == json::Value::Object)

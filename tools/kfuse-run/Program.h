@@ -22,6 +22,9 @@ struct KernelInfo {
   unsigned reads = 0, writes = 0;
   std::string bytesRead, bytesWritten; // a number or a polynomial in d0, ...
   std::string flops; // the same, per call; empty in manifests without it
+  /// The design of its GPU mapping (a matmul's tensor_core, simt or
+  /// reference); empty when it has none.
+  std::string variant;
 };
 
 /// One compiled version (fused or eager) of a function.

@@ -123,6 +123,7 @@ std::vector<KernelRow> kernelRows(const std::vector<kfuse_record> &records,
     for (const KernelInfo &k : v.kernels) {
       if (k.name != name)
         continue;
+      row.variant = k.variant;
       int64_t rd = 0, wr = 0, sum = 0, flops = 0;
       if (evaluate(k.bytesRead, sizes, rd) && evaluate(k.bytesWritten, sizes, wr) &&
           !__builtin_add_overflow(rd, wr, &sum))
@@ -174,7 +175,9 @@ void printText(const RunReport &r) {
       std::snprintf(flops, sizeof(flops), "%.1f", k.gflops);
       flagged |= k.abovePeak;
       auto time = [&](double us) { return k.timed ? durationText(us) : std::string("-"); };
-      std::printf("  %-32s %5u %9.3f %10s %10s %10s %10s %9s %9s %5.1f%%\n", k.name.c_str(),
+      // The variant its mapping runs, where it has one: matmul_0 (tensor_core).
+      std::string name = k.variant.empty() ? k.name : k.name + " (" + k.variant + ")";
+      std::printf("  %-32s %5u %9.3f %10s %10s %10s %10s %9s %9s %5.1f%%\n", name.c_str(),
                   k.calls, k.totalUs / 1e3, time(k.minUs).c_str(),
                   time(k.medianUs).c_str(), time(k.maxUs).c_str(),
                   bytesText(k.bytes).c_str(), k.gbps > 0 ? rate : "?",
@@ -235,6 +238,7 @@ void printJson(const RunReport &r) {
   Json kernels = Json::array();
   for (const KernelRow &k : r.kernels)
     kernels.push_back(Json{{"name", k.name},
+                           {"variant", textOrNull(k.variant)},
                            {"calls", k.calls},
                            {"total_us", k.totalUs},
                            {"avg_us", k.calls ? k.totalUs / k.calls : 0.0},

@@ -23,6 +23,7 @@ Traffic trafficOf(const VariantInfo &v, const Symbols &symbols);
 /// timed on its own (one runtime record a launch).
 struct KernelRow {
   std::string name;
+  std::string variant;           // of its GPU mapping; empty: none
   unsigned calls = 0;
   double totalUs = 0, minUs = 0, medianUs = 0, maxUs = 0;
   double share = 0;              // of all kernels' time, 0 to 1

@@ -1,7 +1,8 @@
 //===- MatmulKernels.cpp - which kernel a matmul gets ---------------------===//
 //
-// The entry of the matmul mappings: the check on tensors, and the choice
-// of kernel on buffers (MatmulParts.h lists the emitters).
+// The entry of the matmul mappings: the check and the choice of kernel
+// (the variant), both on tensors, and the emitter the variant names on
+// buffers (MatmulParts.h lists the emitters).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulKernels.h"
@@ -18,20 +19,33 @@ LogicalResult checkMatmulKernel(ArrayRef<linalg::LinalgOp> ops,
   return matmul::analyze(ops, refuse, parts);
 }
 
-bool hasTensorCores(StringRef chip) {
-  unsigned version = 0;
-  return chip.consume_front("sm_") && !chip.getAsInteger(10, version) && version >= 80;
+kf::KernelVariant chooseMatmulVariant(ArrayRef<linalg::LinalgOp> ops,
+                                      const GpuTarget &target, MatmulDesign design,
+                                      bool tf32) {
+  if (design == MatmulDesign::Reference)
+    return kf::KernelVariant::Reference;
+  matmul::Parts parts = matmul::partsOf(ops);
+  if (target.hasTensorCores() && matmul::tensorCoreFits(parts, tf32))
+    return kf::KernelVariant::TensorCore;
+  if (matmul::simtFits(parts))
+    return kf::KernelVariant::Simt;
+  return kf::KernelVariant::Reference;
 }
 
 void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops, bool host,
-                     MatmulDesign design, bool tensorCores, bool tf32) {
+                     kf::KernelVariant variant) {
   matmul::Parts parts = matmul::partsOf(ops);
-  if (!host && design == MatmulDesign::Fastest && tensorCores &&
-      matmul::tensorCoreFits(parts, tf32))
+  if (host)
+    return matmul::mapReference(b, name, parts, /*host=*/true);
+  switch (variant) {
+  case kf::KernelVariant::TensorCore:
     return matmul::mapTensorCore(b, name, parts);
-  if (!host && design == MatmulDesign::Fastest && matmul::simtFits(parts))
+  case kf::KernelVariant::Simt:
     return matmul::mapSimt(b, name, parts);
-  matmul::mapReference(b, name, parts, host);
+  case kf::KernelVariant::Reference:
+    return matmul::mapReference(b, name, parts, /*host=*/false);
+  }
+  llvm_unreachable("a matmul variant without a kernel");
 }
 
 } // namespace kfuse::gpu

@@ -2,7 +2,9 @@
 #ifndef KFUSE_PASSES_GPU_MATMUL_MATMULKERNELS_H
 #define KFUSE_PASSES_GPU_MATMUL_MATMULKERNELS_H
 
+#include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "passes/gpu/GpuTarget.h"
 
 namespace kfuse::gpu {
 
@@ -26,24 +28,27 @@ enum class MatmulDesign {
   Reference,
 };
 
+/// The design a matmul kernel (its ops, on tensors or buffers; checked by
+/// checkMatmulKernel) runs on `target`, chosen once by
+/// kf-assign-kernel-mappings: with `Fastest`, the tensor-core kernel for
+/// f16 and bf16 operands (and f32 ones with `tf32`) accumulating in f32 on
+/// a chip with tensor cores, else the register-tiled SIMT kernel for
+/// operands of at least 8 bits, else the reference tile.
+kf::KernelVariant chooseMatmulVariant(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                                      const GpuTarget &target, MatmulDesign design,
+                                      bool tf32);
+
 /// Builds, at `b`, the gpu.launch named `name` that runs the (bufferized)
-/// ops of a matmul kernel: a block per tile of the result (grid x across
-/// its columns, y down its rows, z over the batch), the epilogue computed
-/// in registers before the one store. With `host`, the reference's blocks
-/// of one thread computing their tile with loops (no shared memory or
-/// barriers). The ops are left in place (the caller erases the kernel).
-/// With `tensorCores` (the chip has sm_80's mma.sync and cp.async), an
-/// f16 or bf16 matmul takes the tensor-core kernel (MatmulTensorCore.cpp),
-/// and with `tf32` an f32 one too.
+/// ops of a matmul kernel as `variant` (MatmulTensorCore.cpp,
+/// MatmulSimt.cpp, MatmulReference.cpp): a block per tile of the result
+/// (grid x across its columns, y down its rows, z over the batch), the
+/// epilogue computed in registers before the one store. With `host`, the
+/// reference's blocks of one thread computing their tile with loops (no
+/// shared memory or barriers), whatever `variant` says. The ops are left in
+/// place (the caller erases the kernel).
 void mapMatmulKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                      llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool host,
-                     MatmulDesign design = MatmulDesign::Fastest, bool tensorCores = false,
-                     bool tf32 = false);
-
-/// Whether `chip` (sm_XY) has the tensor-core instructions the matmul
-/// kernel uses: mma.sync.m16n8k16 on f16 and bf16, ldmatrix and cp.async
-/// (sm_80 and later).
-bool hasTensorCores(llvm::StringRef chip);
+                     kf::KernelVariant variant = kf::KernelVariant::Reference);
 
 } // namespace kfuse::gpu
 

@@ -1,7 +1,7 @@
 //===- MatmulReference.cpp - the 16x16 shared-memory tile matmul ----------===//
 //
 // The textbook tiled matmul, kept as a reference for tests
-// (kf-map-kernels-to-gpu{matmul=reference}) and as the host runtime's
+// (kf-assign-kernel-mappings{matmul=reference}) and as the host runtime's
 // mapping for the dtypes its register-tiled kernel does not take: each
 // block stages a 16x16 tile of A and of B in shared memory per step of K,
 // each thread accumulates one element, the epilogue applied in registers.

@@ -38,3 +38,26 @@ func.func @scalar_result(%x: f32) -> f32 {
   }
   return %0 : f32
 }
+
+// -----
+
+// A variant is a design of the matmul mapping: a kernel of another
+// mapping, or of none yet, cannot have one.
+func.func @variant_of_flat(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kf.kernel' op has variant 'simt', which only a kernel of mapping matmul can have}}
+  %0 = kf.kernel "k_0" kind pointwise mapping flat variant simt -> tensor<4xf32> {
+    kf.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// The variants are three.
+func.func @bad_variant(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'variant' [tensor_core, simt, reference]}}
+  %0 = kf.kernel "k_0" kind matmul mapping matmul variant wgmma -> tensor<4xf32> {
+    kf.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}

@@ -18,3 +18,15 @@ func.func @round_trip(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0#0 : tensor<4xf32>
 }
+
+// -----
+
+// A matmul kernel's variant prints after its mapping.
+// CHECK-LABEL: func.func @variant
+// CHECK: kf.kernel "matmul_0" kind matmul mapping matmul variant tensor_core -> tensor<4xf32> {
+func.func @variant(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = kf.kernel "matmul_0" kind matmul mapping matmul variant tensor_core -> tensor<4xf32> {
+    kf.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
