@@ -3,9 +3,7 @@
 #define KFUSE_PASSES_PASSES_H
 
 #include "mlir/Pass/Pass.h"
-// The enum options of kf-form-kernels and kf-kernel-report.
-#include "passes/fusion/FusionOptions.h"
-#include "passes/report/ReportFormat.h"
+#include "passes/PassOptionEnums.h"
 
 namespace kfuse {
 
@@ -14,7 +12,7 @@ namespace kfuse {
 
 /// kf-form-kernels and kf-kernel-report as kfuse-opt registers them and the
 /// pipelines run them: every kernel they form is checked against the GPU
-/// mappings (gpu::queryKernelMapping, bound in Pipelines.cpp). The passes
+/// mappings (gpu::queryKernelMapping, bound in pipelines/Pipelines.cpp). The passes
 /// with another query, or none: fusion/KfFormKernels.h and
 /// report/KernelReport.h.
 std::unique_ptr<mlir::Pass>
@@ -30,7 +28,7 @@ createKfKernelReport(const KfKernelReportOptions &options = {});
 void populateKfDecomposePatterns(mlir::RewritePatternSet &patterns, bool f64Moments = false);
 
 /// The named pipelines (kf-cpu-pipeline, kf-gpu-pipeline,
-/// kf-host-runtime-pipeline) and how they are built: passes/Pipelines.h.
+/// kf-host-runtime-pipeline) and how they are built: passes/pipelines/Pipelines.h.
 void registerKfusePipelines();
 
 } // namespace kfuse

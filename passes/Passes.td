@@ -144,6 +144,26 @@ defvar KfFusionOptions = [
          "rule: a static reduction of at most 8 elements unrolled in a thread">,
 ];
 
+// What a kernel's variant is chosen from, besides its ops: the options of
+// kf-assign-kernel-mappings, which records the choice, and of
+// kf-kernel-report, which shows it.
+defvar KfVariantOptions = [
+    Option<"matmul", "matmul", "std::string", "\"fastest\"",
+           "the GPU kernel of matmuls: `fastest` (tensor cores where the "
+           "chip and types allow, else a 64x64 block tile with 4x4 outputs "
+           "a thread in registers) or `reference` (the 16x16 tile, one "
+           "output a thread; for tests)">,
+    Option<"chip", "chip", "std::string", "\"sm_75\"",
+           "the GPU chip the kernels are for: from sm_80, f16 and bf16 "
+           "matmuls take the tensor-core kernel (mma.sync.m16n8k16, "
+           "ldmatrix, cp.async double buffering) when `matmul` is "
+           "`fastest`">,
+    Option<"tf32", "tf32", "bool", "false",
+           "with a chip from sm_80, f32 matmuls on tensor cores too, their "
+           "inputs as TF32 (10 bits of mantissa; mma.sync.m16n8k8): off by "
+           "default, as in PyTorch">,
+];
+
 def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
   let summary = "Group linalg ops into kernels: one kf.kernel region per launch";
   let description = [{
@@ -274,7 +294,10 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
     kf-form-kernels with the given options) side by side: kernels,
     array-sized transfers (each kernel reads each input once and writes each
     output once), elements moved and bytes moved; then every fused kernel
-    with its ops, reads and writes; then every boundary with its reason
+    with its ops, reads and writes, and how the GPU runs it: its mapping
+    and, for a matmul, its variant, as kf-assign-kernel-mappings decides
+    them for `chip` (`tf32`, `matmul`: the same options); then every
+    boundary with its reason
     (`rule-disabled: row-persistent=false` names the switch that keeps it).
     Sizes with dynamic dims are polynomials in d0, d1, ... (the dynamic dims
     of the arguments, in order); `dims=d0=1024` gives them values.
@@ -320,8 +343,9 @@ def KfKernelReport : Pass<"kf-kernel-report", "mlir::ModuleOp"> {
                "values of the dynamic dims: d0=1024,d1=8">,
     Option<"reportFile", "report-file", "std::string", "",
            "write the report to this file instead of stdout">,
-  ] # KfFusionOptions;
-  // It runs kf-to-linalg and kf-form-kernels on a copy of the module.
+  ] # KfFusionOptions # KfVariantOptions;
+  // It runs kf-to-linalg, kf-form-kernels and kf-assign-kernel-mappings on
+  // a copy of the module.
   let dependentDialects = [
     "::kfuse::kf::KfDialect", "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect", "::mlir::linalg::LinalgDialect",
@@ -374,7 +398,7 @@ def KfCompensatedSums : Pass<"kf-compensated-sums"> {
 }
 
 def KfHostMath : Pass<"kf-host-math", "mlir::ModuleOp"> {
-  let summary = "tanh, expm1 and rsqrt of f32, f16 and bf16 in f64 arithmetic, for the CPU";
+  let summary = "exp, tanh, expm1 and rsqrt of f32, f16 and bf16 written out, for the CPU";
   let description = [{
     Replaces `math.tanh`, `math.expm1` and `math.rsqrt` whose operands
     (scalars or vectors) are f32, f16 or bf16 by branch-free f64 arithmetic
@@ -385,7 +409,28 @@ def KfHostMath : Pass<"kf-host-math", "mlir::ModuleOp"> {
     was 2.2 ulp off, the f32 1 / sqrt(x) 1.47). Tiny and denormal inputs of
     tanh and expm1 give themselves, NaN stays NaN. An f64 expm1 becomes a
     call of libm's `expm1` (math-to-llvm would write `exp(x) - 1`); f64 tanh
-    is left to libm. The CPU lowering runs it first.
+    is left to libm.
+
+    `math.exp` of f32 (f16 and bf16 through f32) becomes Cephes' expf in
+    f32 arithmetic (range reduction, a degree-6 polynomial, 2^n in two
+    halves; at most 1.006 ulp from the exact value, where libm's expf is
+    about 0.5, but 8 lanes a register instead of a libm call a lane), in
+    scalar and vector code alike: every host kernel computes the same exp,
+    whichever kernel fusion put it in. f64 exp is left to libm.
+
+    The CPU lowering runs it first.
+
+    Before:
+    ```mlir
+    %y = math.exp %x : vector<8xf32>
+    ```
+    After:
+    ```mlir
+    %c = arith.maxnumf %x, %cst_m104 : vector<8xf32>   // clamped, then
+    %n = math.roundeven ...                             // x = n ln 2 + r
+    %p = math.fma ...                                   // the polynomial in r
+    %y = arith.select %isnan, %x, %e : vector<8xi1>, vector<8xf32>
+    ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -466,21 +511,7 @@ def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp">
     Option<"serialFallback", "serial-fallback", "bool", "false",
            "map kernels no mapping serves `serial` instead of refusing "
            "them (host CPU kernels only)">,
-    Option<"matmul", "matmul", "std::string", "\"fastest\"",
-           "the GPU kernel of matmuls: `fastest` (tensor cores where the "
-           "chip and types allow, else a 64x64 block tile with 4x4 outputs "
-           "a thread in registers) or `reference` (the 16x16 tile, one "
-           "output a thread; for tests)">,
-    Option<"chip", "chip", "std::string", "\"sm_75\"",
-           "the GPU chip the kernels are for: from sm_80, f16 and bf16 "
-           "matmuls take the tensor-core kernel (mma.sync.m16n8k16, "
-           "ldmatrix, cp.async double buffering) when `matmul` is "
-           "`fastest`">,
-    Option<"tf32", "tf32", "bool", "false",
-           "with a chip from sm_80, f32 matmuls on tensor cores too, their "
-           "inputs as TF32 (10 bits of mantissa; mma.sync.m16n8k8): off by "
-           "default, as in PyTorch">,
-  ];
+  ] # KfVariantOptions;
 }
 
 def KfMaterializeKernelResults : Pass<"kf-materialize-kernel-results"> {
@@ -547,10 +578,9 @@ def KfHoistKernelBuffers : Pass<"kf-hoist-kernel-buffers"> {
 }
 
 def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
-  let summary = "Replace each bufferized kf.kernel by its gpu.launch, by its mapping";
+  let summary = "Replace each bufferized kf.kernel by its CUDA launch, by its mapping";
   let description = [{
-    One rewrite pattern per mapping (flat, row, grid_reduction, row_chain,
-    matmul, serial;
+    Each mapping (flat, row, grid_reduction, row_chain, matmul, serial;
     decided by kf-assign-kernel-mappings) replaces a bufferized kernel (no
     results, its buffers allocated before it: kf-hoist-kernel-buffers) by
     its launch; the launch names its outlined function after the kernel
@@ -581,12 +611,12 @@ register. A flat kernel that reads an operand with its last two loops
     and matmul kernels: see docs/ARCHITECTURE.md. Every kernel is one
     launch.
 
-    With `host`, each kernel is mapped for a CPU core a block
-    (passes/host/HostMappings.h): the same launches, one thread a block,
-    blocks sized for the caches and vector code in them (pointwise chunks
-    of 16384 elements, transposes in tiles, rows several a block, matmuls
-    register-tiled with packed panels); `block-size` and `vector-width`
-    are the GPU's.
+    The mechanism (checks, tickets, the kernels that lost their reduction,
+    unused buffers) is shared with kf-map-kernels-to-host
+    (passes/launch/KernelsToLaunches.h); this pass hands it the GPU's
+    emitters, on CUDA blocks of `block-size` threads. A matmul kernel is
+    emitted as the variant kf-assign-kernel-mappings recorded (refused
+    without one).
 
     Upstream's `convert-parallel-loops-to-gpu` launches one thread per block
     unless the loops are tiled first, and loses the kernel's name; this pass
@@ -624,13 +654,62 @@ register. A flat kernel that reads an operand with its last two loops
     Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
     Option<"vectorWidth", "vector-width", "unsigned", "4",
            "elements per thread, read as one vector (1: no vectors)">,
-    Option<"host", "host", "bool", "false",
-           "for the host runtime: each kernel mapped for a CPU core a block "
-           "(one thread, vector code, no shuffles, barriers or shared "
-           "memory)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def KfMapKernelsToHost : Pass<"kf-map-kernels-to-host", "mlir::ModuleOp"> {
+  let summary = "Replace each bufferized kf.kernel by its launch on the host runtime's cores";
+  let description = [{
+    The host runtime's counterpart of kf-map-kernels-to-gpu, with the same
+    mechanism (passes/launch/KernelsToLaunches.h): the same kernels, names
+    and launches, so the report, the profiler and kernels.json read alike
+    on both, but each kernel built for a CPU core a block
+    (passes/host/HostMappings.h): one thread a block, blocks sized for the
+    caches and vector code in them (pointwise chunks of 16384 elements,
+    transposes in tiles, rows several a block, full reductions in
+    contiguous chunks combined in block order, matmuls register-tiled with
+    packed panels). What the vector mappings do not serve runs the
+    emitters written for both targets on blocks of one thread
+    (HostLaunchTarget: no barriers, shuffles or workgroup memory): a row
+    kernel's form through memory, a row chain, the reference matmul.
+    Kernels no mapping serves (`serial`) run on one thread.
+
+    Before:
+    ```mlir
+    kf.kernel "pointwise_add_0" kind pointwise mapping flat {
+      linalg.generic {...} ins(%a, %b : memref<?xf32>, memref<?xf32>)
+          outs(%c : memref<?xf32>) {...}
+    }
+    ```
+    After:
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %chunks, ...) threads(%tx, %ty, %tz)
+        in (%sx = %c1, ...) module(@kfuse_kernels) function(@pointwise_add_0) {
+      scf.for %i = %begin to %end step %c8 {
+        vector.load ... arith.addf ... vector.store
+      }
+      ... the scalar tail ...
+      gpu.terminator
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFlat", "flat-kernels", "Kernels launched flat">,
+    Statistic<"numRow", "row-kernels", "Kernels launched rows a block">,
+    Statistic<"numGridReduction", "grid-reduction-kernels",
+              "Full reductions launched as one grid (the last block combines)">,
+    Statistic<"numRowChain", "row-chain-kernels",
+              "Row kernels with a final reduction by the last block">,
+    Statistic<"numMatmul", "matmul-kernels", "Kernels launched as matmul tiles">,
+    Statistic<"numSerial", "serial-kernels", "Kernels launched as one serial thread">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::affine::AffineDialect",

@@ -10,6 +10,8 @@
 #ifndef KFUSE_PASSES_FUSION_FUSIONOPTIONS_H
 #define KFUSE_PASSES_FUSION_FUSIONOPTIONS_H
 
+#include "passes/PassOptionEnums.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -23,10 +25,6 @@ struct KfFormKernelsOptions;
 } // namespace kfuse
 
 namespace kfuse::fusion {
-
-/// The `fusion` pass option: `on`, or `off` for eager's boundaries (one
-/// kernel per op that PyTorch launches).
-enum class FusionMode { On, Off };
 
 /// A rule of kf-form-kernels that can be switched off (FusionRules.def).
 enum class FusionRule {

@@ -11,7 +11,7 @@
 
 #include "dialect/Kf/KfOps.h"
 #include "passes/Passes.h"
-#include "passes/gpu/GpuTarget.h"
+#include "passes/target/GpuTarget.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace kfuse::gpu {

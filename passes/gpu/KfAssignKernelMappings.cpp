@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 #include "dialect/Kf/KfOps.h"
-#include "passes/gpu/GpuTarget.h"
+#include "passes/target/GpuTarget.h"
 #include "passes/gpu/KernelMapping.h"
 #include "passes/gpu/matmul/MatmulKernels.h"
 #include "passes/gpu/flat/PointwiseKernels.h"

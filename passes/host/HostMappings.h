@@ -1,6 +1,6 @@
 //===- HostMappings.h - kernels mapped for a CPU core per block -*- C++ -*-===//
 //
-// kf-map-kernels-to-gpu{host}: the host runtime runs the same kernels as
+// kf-map-kernels-to-host: the host runtime runs the same kernels as
 // the GPU (same boundaries, names, launches and report), but each is built
 // for a CPU: a block is one core's share of the work, sized for its caches,
 // and its loops are vector code (AVX2 on this machine's CPUs), not the

@@ -34,7 +34,7 @@
 #include "passes/host/HostMappings.h"
 #include "passes/host/HostMatmulEpilogue.h"
 
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 #include "passes/gpu/matmul/MatmulKernels.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -316,7 +316,8 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
                                   ArrayRef<linalg::LinalgOp> ops) {
   Kernel k;
   if (failed(analyze(ops, k)))
-    return kfuse::gpu::mapMatmulKernel(b, name, ops, /*host=*/true);
+    return kfuse::gpu::mapMatmulKernel(b, name, ops, launch::HostLaunchTarget(),
+                                       kf::KernelVariant::Reference);
   OpBuilder::InsertionGuard guard(b);
   Location loc = ops.back()->getLoc();
   Emit x{b, loc};

@@ -3,8 +3,7 @@
 // The epilogue of a host matmul kernel (bias, relu, residual, ...) runs on
 // the accumulator tile while it is in registers, a row segment of kLanes
 // columns at a time: each epilogue op's body is cloned with its scalar
-// types widened to vectors (its ops are elementwise, so the vector op
-// means the same lane by lane). An operand indexed by (i, j) or (j) is a
+// types widened to vectors by the host's one vectorizer (VectorCloner.h). An operand indexed by (i, j) or (j) is a
 // vector load of the segment, one indexed by (i) alone (or nothing) a
 // scalar broadcast. Upstream's linalg vectorizer would vectorize the
 // generics, but as separate ops over memory, not on the accumulators the
@@ -13,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/host/HostMatmulEpilogue.h"
 
-#include "passes/gpu/MappingUtils.h"
+#include "passes/host/VectorCloner.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -43,25 +43,6 @@ Read readOf(AffineMap map, Value buffer) {
   return vector ? Read::Vector : Read::Broadcast;
 }
 
-bool isScalar(Type t) { return t.isIntOrFloat(); }
-
-/// Whether `op` (in an epilogue body) means the same on vectors, lane by
-/// lane, and lowers on them: elementwise arith and math ops on numbers.
-/// Not integer division: the lanes past the result's edge hold zeros, and
-/// a vector division by zero traps.
-bool vectorizes(Operation &op) {
-  if (isa<arith::ConstantOp>(op))
-    return isScalar(op.getResult(0).getType());
-  if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
-      !op.hasTrait<OpTrait::Elementwise>() || !op.hasTrait<OpTrait::Vectorizable>())
-    return false;
-  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
-          arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
-    return false;
-  return llvm::all_of(op.getOperandTypes(), isScalar) &&
-         llvm::all_of(op.getResultTypes(), isScalar);
-}
-
 /// Whether the epilogue can run on vectors: every operand read as a
 /// vector or a broadcast (or already in registers), every op vectorizes,
 /// every stored result contiguous.
@@ -77,9 +58,9 @@ bool vectorEpilogue(const Kernel &k) {
       if (readOf(map, operand.get()) == Read::None)
         return false;
     }
-    for (Operation &op : g.getRegion().front().without_terminator())
-      if (!vectorizes(op))
-        return false;
+    // The lanes past the tile's edge load zeros.
+    if (!VectorCloner::vectorizes(g, TailLanes::Zeros))
+      return false;
     for (Value init : g.getDpsInits()) {
       if (k.stored(init) && !cast<MemRefType>(init.getType()).isLastDimUnitStride())
         return false;
@@ -210,7 +191,6 @@ void finishVector(OpBuilder &b, Location loc, const Kernel &k, Value acc, Value 
     storeLanes(b, loc, acc, k.c(), ivs, mask);
   for (linalg::GenericOp g : k.epilogue) {
     IRMapping mapping;
-    Block &body = g.getRegion().front();
     for (OpOperand &operand : g->getOpOperands()) {
       BlockArgument arg = g.getMatchingBlockArgument(&operand);
       if (arg.use_empty())
@@ -227,24 +207,10 @@ void finishVector(OpBuilder &b, Location loc, const Kernel &k, Value acc, Value 
       else
         mapping.map(arg, broadcast(b, loc, memref::LoadOp::create(b, loc, operand.get(), idx)));
     }
-    for (Operation &op : body.without_terminator()) {
-      if (isa<arith::ConstantOp>(op)) {
-        mapping.map(op.getResult(0), broadcast(b, loc, b.clone(op)->getResult(0)));
-        continue;
-      }
-      // Values from outside the body (captured constants) are scalars.
-      for (Value v : op.getOperands())
-        if (!isa<VectorType>(mapping.lookupOrDefault(v).getType()))
-          mapping.map(v, broadcast(b, loc, mapping.lookupOrDefault(v)));
-      Operation *vop = b.clone(op, mapping);
-      for (Value r : vop->getResults())
-        r.setType(VectorType::get({kLanes}, r.getType()));
-    }
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    for (auto [v, init] : llvm::zip(yield.getValues(), g.getDpsInits())) {
-      Value result = mapping.lookupOrDefault(v);
-      if (!isa<VectorType>(result.getType()))
-        result = broadcast(b, loc, result);
+    VectorCloner cloner(b, loc, kLanes);
+    SmallVector<Value> results = cloner.cloneBody(g, mapping);
+    for (auto [v, init] : llvm::zip(results, g.getDpsInits())) {
+      Value result = cloner.broadcast(v);
       if (k.stored(init))
         storeLanes(b, loc, result, init, ivs, mask);
       inRegister[init] = result;

@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/host/HostMappings.h"
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 #include "passes/gpu/flat/PointwiseBody.h"
 #include "passes/host/HostVectorBody.h"
 
@@ -124,7 +124,7 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
                                               ArrayRef<linalg::GenericOp> ops) {
   for (linalg::GenericOp op : ops)
     if (!op.hasPureBufferSemantics())
-      return op.emitError("kf-map-kernels-to-gpu: kernel '")
+      return op.emitError("kf-map-kernels-to-host: kernel '")
              << name.getValue() << "' is not a bufferized pointwise op";
   OpBuilder::InsertionGuard guard(b);
   Location loc = ops.front()->getLoc();

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/host/HostMappings.h"
 #include "passes/host/HostRowEmitter.h"
+#include "passes/launch/LastBlockTicket.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -128,7 +129,7 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
   }
   if (!reduction || !isVectorizable(ops, layout) ||
       passesOf(ops, layout).front().reduction != reduction)
-    return gpu::mapGridReductionKernel(b, name, original, 256, /*host=*/true, ticket);
+    return gpu::mapGridReductionKernel(b, name, original, launch::HostLaunchTarget(), ticket);
   OpBuilder::InsertionGuard guard(b);
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
   Value one = index(1);
@@ -162,7 +163,7 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
     Value partial = emit.run(passes.front(), begin, end);
     memref::StoreOp::create(b, loc, partial, partials, ValueRange{bid});
     auto lastBlock = scf::IfOp::create(
-        b, loc, kfuse::gpu::takeLastTicket(b, loc, ticket, launch.getGridSize().x), false);
+        b, loc, kfuse::launch::takeLastTicket(b, loc, ticket, launch.getGridSize().x), false);
     b.setInsertionPointToStart(&lastBlock.getThenRegion().front());
     // The partials in block order; a float sum compensated (64 terms).
     Value identity =

@@ -1,7 +1,6 @@
 //===- HostRowEmitter.cpp - vector passes over a row on a CPU core --------===//
 #include "passes/host/HostRowEmitter.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <functional>
 
@@ -35,18 +34,6 @@ SmallVector<Pass> kfuse::host::rows::passesOf(ArrayRef<linalg::LinalgOp> ops,
   }
   flush();
   return out;
-}
-
-/// Math ops whose vector form lowers to vector instructions or to libm
-/// called a lane at a time (convert-math-to-llvm, -to-libm; tanh and expm1
-/// through kf-host-math); others (ipowi, fpowi: math-to-funcs) keep the
-/// scalar emitter.
-static bool isVectorMath(Operation *op) {
-  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op, math::Log10Op,
-             math::Log1pOp, math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
-             math::TanhOp, math::ErfOp, math::FloorOp, math::CeilOp, math::RoundOp,
-             math::RoundEvenOp, math::TruncOp, math::FmaOp, math::PowFOp,
-             math::CopySignOp, math::SinOp, math::CosOp>(op);
 }
 
 static bool isLaneType(Type t) {
@@ -97,18 +84,9 @@ bool kfuse::host::rows::isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Lay
       if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
         return no("an access along the columns is not unit-stride");
     }
-    for (Operation &inner : body.without_terminator()) {
-      if (isa<linalg::IndexOp, arith::ConstantOp>(inner))
-        continue;
-      bool known = (inner.getDialect()->getNamespace() == "arith" &&
-                    inner.hasTrait<OpTrait::Vectorizable>()) ||
-                   isVectorMath(&inner);
-      if (!known || inner.getNumResults() != 1 || inner.getNumRegions() != 0)
-        return no("a body op has no vector form here");
-      for (Type t : llvm::concat<const Type>(inner.getOperandTypes(), inner.getResultTypes()))
-        if (!t.isIntOrIndexOrFloat())
-          return no("a body op works on other than scalars");
-    }
+    // Masked loads fill the lanes past the row with 1 (body()).
+    if (!VectorCloner::vectorizes(generic, TailLanes::Ones, /*withIndex=*/true))
+      return no("a body op has no vector form here");
   }
   return true;
 }
@@ -119,42 +97,6 @@ static Value splat(OpBuilder &b, Location loc, VectorType type, double f) {
   TypedAttr attr = isa<FloatType>(e) ? TypedAttr(b.getFloatAttr(e, f))
                                      : TypedAttr(b.getIntegerAttr(e, (int64_t)f));
   return arith::ConstantOp::create(b, loc, SplatElementsAttr::get(type, attr));
-}
-
-Value kfuse::host::rows::vectorExpF32(OpBuilder &b, Location loc, Value x) {
-  auto ft = cast<VectorType>(x.getType());
-  auto it = VectorType::get(ft.getShape(), b.getI32Type());
-  auto c = [&](double v) { return splat(b, loc, ft, v); };
-  auto ci = [&](int64_t v) { return splat(b, loc, it, (double)v); };
-  auto fma = [&](Value a, Value m, Value s) { return math::FmaOp::create(b, loc, a, m, s); };
-  // Below -104 the result is 0 and above 89 inf, in float; clamping keeps
-  // 2^n in range. maxnumf/minnumf are single instructions; NaN is put
-  // back at the end.
-  Value xc = arith::MinNumFOp::create(b, loc, arith::MaxNumFOp::create(b, loc, x, c(-104.0)),
-                                      c(89.0));
-  Value n = math::RoundEvenOp::create(
-      b, loc, arith::MulFOp::create(b, loc, xc, c(1.44269504088896341)));
-  // r = x - n ln 2, ln 2 in two parts (Cephes' C1 + C2), exact for |n| < 2^9.
-  Value r = fma(n, c(-0.693359375), xc);
-  r = fma(n, c(2.12194440e-4), r);
-  Value p = c(1.9875691500E-4);
-  for (double k : {1.3981999507E-3, 8.3334519073E-3, 4.1665795894E-2, 1.6666665459E-1,
-                   5.0000001201E-1})
-    p = fma(p, r, c(k));
-  Value y = arith::AddFOp::create(
-      b, loc, fma(p, arith::MulFOp::create(b, loc, r, r), r), c(1.0));
-  // 2^n as 2^(n/2) 2^(n - n/2): each half is a normal float for n in
-  // [-150, 128], so the products round once, where the result does.
-  Value ni = arith::FPToSIOp::create(b, loc, it, n);
-  Value n1 = arith::ShRSIOp::create(b, loc, ni, ci(1));
-  Value n2 = arith::SubIOp::create(b, loc, ni, n1);
-  auto pow2 = [&](Value k) {
-    Value bits = arith::ShLIOp::create(b, loc, arith::AddIOp::create(b, loc, k, ci(127)), ci(23));
-    return arith::BitcastOp::create(b, loc, ft, bits);
-  };
-  Value e = arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, y, pow2(n1)), pow2(n2));
-  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  return arith::SelectOp::create(b, loc, isNan, x, e);
 }
 
 SmallVector<Value> HostRowEmitter::ivs(Value c) {
@@ -170,53 +112,17 @@ Value HostRowEmitter::broadcast(Value v) {
 }
 
 SmallVector<Value> HostRowEmitter::vectorizeBody(linalg::GenericOp op, IRMapping &m, Value c) {
-  Block &body = op.getRegion().front();
-  Operation *skip = isReduction(op) ? gpu::combinerOf(op) : nullptr;
   unsigned colDim = layout.isRowDim.size() - 1;
-  for (Operation &inner : body.without_terminator()) {
-    if (&inner == skip)
-      continue;
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      Value v = ivs(c)[index.getDim()];
-      if (index.getDim() == colDim)
-        v = arith::AddIOp::create(b, loc, broadcast(v),
-                                  vector::StepOp::create(b, loc, vectorOf(b.getIndexType())));
-      m.map(index.getResult(), v);
-      continue;
-    }
-    SmallVector<Value> operands;
-    for (Value v : inner.getOperands())
-      operands.push_back(m.lookupOrDefault(v));
-    if (llvm::none_of(operands, [](Value v) { return isa<VectorType>(v.getType()); })) {
-      b.clone(inner, m); // the same in every lane (a constant, a row value)
-      continue;
-    }
-    for (Value &v : operands)
-      v = broadcast(v);
-    Type resultType = inner.getResult(0).getType();
-    Value result;
-    if (isa<math::ExpOp>(inner) && isa<FloatType>(resultType) &&
-        resultType.getIntOrFloatBitWidth() <= 32) {
-      // f16/bf16 through f32: one rounding more, below their ulp.
-      Value x = operands[0];
-      if (!resultType.isF32())
-        x = arith::ExtFOp::create(b, loc, vectorOf(b.getF32Type()), x);
-      result = vectorExpF32(b, loc, x);
-      if (!resultType.isF32())
-        result = arith::TruncFOp::create(b, loc, vectorOf(resultType), result);
-    } else {
-      OperationState state(loc, inner.getName());
-      state.addOperands(operands);
-      state.addTypes(vectorOf(resultType));
-      state.addAttributes(inner.getAttrs());
-      result = b.create(state)->getResult(0);
-    }
-    m.map(inner.getResult(0), result);
-  }
-  SmallVector<Value> out;
-  for (Value v : cast<linalg::YieldOp>(body.getTerminator()).getValues())
-    out.push_back(m.lookupOrDefault(v));
-  return out;
+  // linalg.index: the row's index, or the lanes' columns.
+  auto index = [&](unsigned dim) {
+    Value v = ivs(c)[dim];
+    if (dim == colDim)
+      v = arith::AddIOp::create(b, loc, broadcast(v),
+                                vector::StepOp::create(b, loc, vectorOf(b.getIndexType())));
+    return v;
+  };
+  VectorCloner cloner(b, loc, kLanes);
+  return cloner.cloneBody(op, m, index, isReduction(op) ? gpu::combinerOf(op) : nullptr);
 }
 
 SmallVector<linalg::GenericOp> HostRowEmitter::recomputedFor(ArrayRef<linalg::GenericOp> ops) {

@@ -18,6 +18,7 @@
 #define KFUSE_PASSES_HOST_HOSTROWEMITTER_H
 
 #include "passes/gpu/rows/RowEmitter.h"
+#include "passes/host/VectorCloner.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -74,18 +75,6 @@ SmallVector<Value> rowLocalBuffers(ArrayRef<linalg::LinalgOp> ops, const Layout 
 DenseMap<Value, linalg::GenericOp> recomputableBuffers(ArrayRef<linalg::LinalgOp> ops,
                                                        const Layout &layout);
 
-/// exp(x) for a vector of f32 without libm (LLVM scalarizes a vector
-/// llvm.exp into one expf call a lane): Cephes' expf (range reduction by
-/// n ln 2 in two parts, degree-6 polynomial, 2^n applied in two halves so
-/// that subnormal and overflowing results come out right). Measured
-/// against numpy's float64 exp, 2M points each in [-104, 0] and [0, 89]
-/// (f32 inputs through a row kernel): at most 1.006 ulp from the exact
-/// value for normal results (libm's expf: about 0.5), subnormal results
-/// within 1.05e-45, inf past 88.72, NaN kept. Upstream's
-/// populateMathPolynomialApproximationPatterns would have to run as a
-/// pattern pass in the host pipeline (Pipelines.cpp, not this mapping's)
-/// and was not measured. test/Runtime/host-rows.mlir checks 2 ulp.
-Value vectorExpF32(OpBuilder &b, Location loc, Value x);
 
 /// Emits vector passes for one row (or one block's chunk of a full
 /// reduction) at `b`.

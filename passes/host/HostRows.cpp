@@ -30,7 +30,8 @@ void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
                              const DenseMap<Value, linalg::GenericOp> &recompute) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   if (pass.rowOp) { // one value a row: the scalar emitter's code
-    gpu::rows::RowEmitter scalar(b, loc, layout, /*host=*/true);
+    launch::HostLaunchTarget host;
+    gpu::rows::RowEmitter scalar(b, loc, layout, host);
     scalar.tid = zero;
     scalar.rowIndex = row;
     scalar.rowSizes = SmallVector<Value>(rowSizes);
@@ -57,7 +58,7 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
   linalg::LinalgOp first;
   Layout layout = kfuse::gpu::rows::layoutOf(ops, first);
   if (!first || !isVectorizable(ops, layout)) {
-    kfuse::gpu::mapRowKernel(b, name, ops, 256, /*host=*/true);
+    kfuse::gpu::mapRowKernel(b, name, ops, launch::HostLaunchTarget());
     return;
   }
   OpBuilder::InsertionGuard guard(b);

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/host/HostVectorBody.h"
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -1,6 +1,6 @@
 //===- HostVectorBody.cpp - a flat kernel's ops on vectors, for the CPU ---===//
 #include "passes/host/HostVectorBody.h"
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -8,22 +8,10 @@
 using namespace mlir;
 using kfuse::host::VectorBody;
 
-/// Whether an op of a generic's body can run on vectors as it is: an
-/// elementwise op (arith, math) of scalars, or a constant (broadcast where
-/// it is used).
-static bool isVectorOp(Operation &op) {
-  if (op.hasTrait<OpTrait::ConstantLike>())
-    return true;
-  if (!op.hasTrait<OpTrait::Elementwise>() || op.getNumRegions())
-    return false;
-  auto scalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
-  return llvm::all_of(op.getOperandTypes(), scalar) &&
-         llvm::all_of(op.getResultTypes(), scalar);
-}
-
 bool VectorBody::supports(ArrayRef<linalg::GenericOp> ops) {
+  // Whole vectors only: the scalar loop runs the tail.
   return llvm::all_of(ops, [](linalg::GenericOp op) {
-    return llvm::all_of(op.getBody()->without_terminator(), isVectorOp);
+    return VectorCloner::vectorizes(op, TailLanes::None);
   });
 }
 
@@ -40,11 +28,10 @@ void VectorBody::emit(OpBuilder &b, Location loc, ArrayRef<Value> ivs) {
       Value v = same ? stored.lookup(operand.get()) : Value();
       mapping.map(arg, v ? v : load(b, loc, op, operand, arg.getType(), ivs));
     }
-    for (Operation &inner : body.without_terminator())
-      cloneAsVector(b, inner, mapping);
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    for (auto [v, init] : llvm::zip(yield.getValues(), op.getDpsInitsMutable())) {
-      Value result = asVector(b, loc, mapping.lookupOrDefault(v));
+    VectorCloner cloner(b, loc, lanes);
+    SmallVector<Value> results = cloner.cloneBody(op, mapping);
+    for (auto [v, init] : llvm::zip(results, op.getDpsInitsMutable())) {
+      Value result = cloner.broadcast(v);
       if (Value view = flat.lookup(init.get())) {
         vector::StoreOp::create(b, loc, result, view, ivs[0]);
       } else {
@@ -74,25 +61,4 @@ Value VectorBody::load(OpBuilder &b, Location loc, linalg::GenericOp op, OpOpera
     return vector::LoadOp::create(b, loc, vectorOf(element), operand.get(), at);
   return vector::BroadcastOp::create(b, loc, vectorOf(element),
                                      memref::LoadOp::create(b, loc, operand.get(), at));
-}
-
-Value VectorBody::asVector(OpBuilder &b, Location loc, Value v) {
-  if (isa<VectorType>(v.getType()))
-    return v;
-  return vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v);
-}
-
-void VectorBody::cloneAsVector(OpBuilder &b, Operation &op, IRMapping &mapping) {
-  if (op.hasTrait<OpTrait::ConstantLike>()) {
-    b.clone(op, mapping); // scalar: broadcast by its users
-    return;
-  }
-  OperationState state(op.getLoc(), op.getName());
-  for (Value operand : op.getOperands())
-    state.addOperands(asVector(b, op.getLoc(), mapping.lookupOrDefault(operand)));
-  for (Type t : op.getResultTypes())
-    state.addTypes(vectorOf(t));
-  state.addAttributes(op.getAttrs());
-  Operation *vectorOp = b.create(state);
-  mapping.map(op.getResults(), vectorOp->getResults());
 }

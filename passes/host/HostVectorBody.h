@@ -2,7 +2,7 @@
 //
 // What the host's flat mappings (HostPointwise.cpp, HostTranspose.cpp)
 // emit for a run of consecutive elements: the generics' bodies cloned with
-// vector types (arith and math ops are elementwise on vectors), so that a
+// vector types by the host's one vectorizer (VectorCloner.h), so that a
 // CPU core runs them in its vector registers.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +10,7 @@
 #define KFUSE_PASSES_HOST_HOSTVECTORBODY_H
 
 #include "passes/gpu/flat/PointwiseBody.h"
+#include "passes/host/VectorCloner.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
@@ -29,7 +30,8 @@ public:
              const llvm::DenseMap<mlir::Value, mlir::Value> &flat, unsigned lanes)
       : ops(ops), flat(flat), lanes(lanes) {}
 
-  /// Whether every body op has a vector form (arith and math ops, constants).
+  /// Whether every body op has a vector form (VectorCloner's rule, whole
+  /// vectors).
   static bool supports(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
 
   void emit(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<mlir::Value> ivs);
@@ -47,10 +49,6 @@ private:
   mlir::Value load(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericOp op,
                    mlir::OpOperand &operand, mlir::Type element,
                    llvm::ArrayRef<mlir::Value> ivs);
-  /// `v` as a vector: a scalar (a constant, a value from outside the
-  /// body) is broadcast to every lane.
-  mlir::Value asVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
-  void cloneAsVector(mlir::OpBuilder &b, mlir::Operation &op, mlir::IRMapping &mapping);
 };
 
 /// Whether the kernel reads or writes an operand transposed (every op over

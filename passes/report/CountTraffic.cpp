@@ -70,6 +70,10 @@ Traffic countTraffic(func::FuncOp func, std::vector<Kernel> *kernels,
     Kernel k;
     k.name = kernel.getSymName().str();
     k.kind = kf::stringifyKernelKind(kernel.getKind()).str();
+    if (std::optional<kf::KernelMapping> mapping = kernel.getMapping())
+      k.mapping = kf::stringifyKernelMapping(*mapping).str();
+    if (std::optional<kf::KernelVariant> variant = kernel.getVariant())
+      k.variant = kf::stringifyKernelVariant(*variant).str();
     if (ArrayAttr ops = kernel.getOpsAttr())
       for (auto name : ops.getAsValueRange<StringAttr>())
         k.ops.push_back(name.str());

@@ -26,6 +26,10 @@ struct Access {
 
 struct Kernel {
   std::string name, kind;
+  /// How the GPU runs it (kf-assign-kernel-mappings' decision): its
+  /// mapping and, for a matmul, its variant; empty when not decided
+  /// (check-mappings=false).
+  std::string mapping, variant;
   std::vector<std::string> ops;
   std::vector<Access> reads, writes;
 };
@@ -74,6 +78,7 @@ struct FunctionReport {
   std::vector<Kernel> kernels; // the fused ones
   std::vector<Boundary> boundaries;
   std::vector<std::string> symbols; // what d0, d1, ... stand for
+  std::string chip; // the chip the mappings are for ("": none decided)
 };
 
 /// Reads the kernels of `func` (after kf-form-kernels) and their traffic.

@@ -11,6 +11,7 @@
 #include "passes/fusion/KfFormKernels.h"
 #include "passes/report/KernelReport.h"
 #include "passes/report/ReportFile.h"
+#include "passes/target/GpuTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -101,6 +102,14 @@ struct KfKernelReportPass
     lower.addPass(createKfToLinalg());
     OpPassManager form(ModuleOp::getOperationName());
     form.addPass(fusion::createKfFormKernels(options, query));
+    // How the GPU runs each kernel, decided as the compiler does.
+    if (decidesMappings()) {
+      KfAssignKernelMappingsOptions assign;
+      assign.chip = chip;
+      assign.tf32 = tf32;
+      assign.matmul = matmul;
+      form.addPass(createKfAssignKernelMappings(assign));
+    }
     bool lowered = succeeded(runPipeline(lower, copy));
     if (lowered && graphs)
       *graphs = report::tagOpGraphs(copy, switches.enabled);
@@ -140,12 +149,24 @@ struct KfKernelReportPass
              << "kf-kernel-report: max-ops must be a number of ops from 0 "
                 "(no limit) to 4294967295, got '"
              << maxOps << "'";
+    std::string why;
+    if (failed(gpu::gpuTargetOf(chip, [&](const Twine &t) { why = t.str(); })))
+      return emitError(UnknownLoc::get(ctx)) << "kf-kernel-report: " << why;
+    if (matmul != "fastest" && matmul != "reference")
+      return emitError(UnknownLoc::get(ctx))
+             << "kf-kernel-report: matmul must be `fastest` or `reference`, got `" << matmul
+             << "`";
     if (reportFile.getNumOccurrences() || toFile())
       if (llvm::Error error = report::checkReportFile(reportFile, {}))
         return emitError(UnknownLoc::get(ctx))
                << "kf-kernel-report: " << llvm::toString(std::move(error));
     return success();
   }
+
+  /// Whether the kernels' mappings are decided (and shown): every kernel
+  /// formed was checked against them (a report built without a query
+  /// checks none).
+  bool decidesMappings() const { return static_cast<bool>(query); }
 
   /// Whether the report goes to report-file ("-" is stdout, as without it).
   bool toFile() const { return !reportFile.empty() && reportFile != "-"; }
@@ -211,6 +232,8 @@ struct KfKernelReportPass
       report::FunctionReport r;
       r.name = func.getName().str();
       r.fused = report::countTraffic(func, &r.kernels, &r.symbols);
+      if (decidesMappings())
+        r.chip = chip;
       r.boundaries = report::readBoundaries(func);
       if (auto graph = graphs.find(r.name); graph != graphs.end()) {
         r.graph = std::move(graph->second);

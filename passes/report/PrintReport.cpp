@@ -64,6 +64,12 @@ void printText(raw_ostream &os, ArrayRef<FunctionReport> reports,
         os << (i ? ", " : "") << op;
       os << "\n      reads " << accessList(k.reads) << "\n      writes "
          << accessList(k.writes) << "\n";
+      if (!k.mapping.empty()) {
+        os << "      runs as " << k.mapping;
+        if (!k.variant.empty())
+          os << ", variant " << k.variant << " on " << r.chip;
+        os << "\n";
+      }
     }
     os << "  boundaries:" << (r.boundaries.empty() ? " none\n" : "\n");
     for (const Boundary &b : r.boundaries)
@@ -96,11 +102,16 @@ void printJson(raw_ostream &os, ArrayRef<FunctionReport> reports,
       Array ops;
       for (const std::string &op : k.ops)
         ops.push_back(op);
-      kernels.push_back(Object{{"name", k.name},
-                               {"kind", k.kind},
-                               {"ops", std::move(ops)},
-                               {"reads", accesses(k.reads)},
-                               {"writes", accesses(k.writes)}});
+      Object kernel{{"name", k.name},
+                    {"kind", k.kind},
+                    {"ops", std::move(ops)},
+                    {"reads", accesses(k.reads)},
+                    {"writes", accesses(k.writes)}};
+      if (!k.mapping.empty())
+        kernel["mapping"] = k.mapping;
+      if (!k.variant.empty())
+        kernel["variant"] = k.variant;
+      kernels.push_back(std::move(kernel));
     }
     Object fused = traffic(r.fused);
     fused["kernel_list"] = std::move(kernels);
@@ -115,11 +126,14 @@ void printJson(raw_ostream &os, ArrayRef<FunctionReport> reports,
     Array symbols;
     for (const std::string &s : r.symbols)
       symbols.push_back(s);
-    functions.push_back(Object{{"name", r.name},
-                               {"eager", traffic(r.eager)},
-                               {"fused", std::move(fused)},
-                               {"boundaries", std::move(boundaries)},
-                               {"symbols", std::move(symbols)}});
+    Object function{{"name", r.name},
+                    {"eager", traffic(r.eager)},
+                    {"fused", std::move(fused)},
+                    {"boundaries", std::move(boundaries)},
+                    {"symbols", std::move(symbols)}};
+    if (!r.chip.empty())
+      function["gpu_chip"] = r.chip;
+    functions.push_back(std::move(function));
   }
   // schema_version counts incompatible changes of this document's shape.
   Object document{{"schema_version", 1}, {"functions", std::move(functions)}};

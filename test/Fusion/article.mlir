@@ -23,4 +23,6 @@
 // ADDRELU-NEXT: pointwise_add_relu_0 (pointwise): ops add, relu
 // ADDRELU-NEXT: reads arg0 1000000xf32, arg1 1000000xf32
 // ADDRELU-NEXT: writes pointwise_add_relu_0#0 1000000xf32
+// The GPU runs it flat: one thread per 4 elements.
+// ADDRELU-NEXT: runs as flat
 // ADDRELU-NEXT: boundaries: none

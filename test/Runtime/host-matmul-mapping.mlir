@@ -1,4 +1,4 @@
-// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=host=true | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 
 // The host mapping of matmul kernels (passes/host/HostMatmul.cpp): a block
 // per 288x128 tile of C, one thread a block; B packed into 16-wide slivers

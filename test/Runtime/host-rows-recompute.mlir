@@ -4,7 +4,7 @@
 // of x in two passes and x - mean in two; redoing an extf and a subf costs
 // less than storing 8 bytes an element and loading them back, so the only
 // vector store is the output's. A division along the row is not redone.
-// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=host=true | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 
 // No scratch row (a [blocks, columns] buffer) before the launch.
 // CHECK-LABEL: func.func @layer_norm_f64_moments

@@ -3,7 +3,7 @@
 // RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=fusion=off \
 // RUN:   --kf-assign-kernel-mappings=serial-fallback=true \
 // RUN:   --one-shot-bufferize=bufferize-function-boundaries --kf-hoist-kernel-buffers \
-// RUN:   --kf-map-kernels-to-gpu=host=true \
+// RUN:   --kf-map-kernels-to-host \
 // RUN:   | FileCheck %s --check-prefix=MAPPED
 
 // For the host runtime, a kernel the GPU mappings cannot serve is mapped

@@ -1,4 +1,4 @@
-// kf-host-math (the CPU lowering's first pass): tanh, expm1 and rsqrt of
+// kf-host-math (the CPU lowering's first pass): exp (below), tanh, expm1 and rsqrt of
 // f32, f16 and bf16 become f64 arithmetic rounded once (issue 27: libm's
 // tanhf was 2.2 ulp off, expm1 3.9 ulp, rsqrt as an f32 1 / sqrt 1.47; the
 // accuracy itself is measured by test/Runtime/ulp-bounds.mlir); an f64
@@ -79,4 +79,52 @@ func.func @expm1(%x: f64) -> f64 {
 func.func @uses_expm1(%x: f64) -> f64 {
   %y = math.expm1 %x : f64
   return %y : f64
+}
+
+// -----
+
+// exp of f32 is Cephes' expf in f32 arithmetic, vector and scalar alike (a
+// row kernel's vector exp and a pointwise kernel's scalar tail compute the
+// same bits): x clamped to [-104, 89], n = roundeven(x log2 e), r = x - n
+// ln 2 in two parts, the polynomial, 2^n as two halves built from exponent
+// bits (+127, << 23), NaN put back. No libm call.
+// CHECK-LABEL: func.func @exp_vector
+// CHECK-SAME: (%[[X:.*]]: vector<8xf32>)
+// CHECK: %[[LO:.*]] = arith.constant dense<-1.040000e+02> : vector<8xf32>
+// CHECK: %[[MAX:.*]] = arith.maxnumf %[[X]], %[[LO]] : vector<8xf32>
+// CHECK: arith.minnumf %[[MAX]]
+// CHECK: math.roundeven {{.*}} : vector<8xf32>
+// CHECK: math.fma {{.*}} : vector<8xf32>
+// CHECK: arith.fptosi {{.*}} : vector<8xf32> to vector<8xi32>
+// CHECK: arith.shrsi
+// CHECK: arith.constant dense<127> : vector<8xi32>
+// CHECK: arith.constant dense<23> : vector<8xi32>
+// CHECK: arith.bitcast {{.*}} : vector<8xi32> to vector<8xf32>
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<8xf32>
+// CHECK: %[[Y:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-NOT: math.exp
+// CHECK: return %[[Y]]
+func.func @exp_vector(%x: vector<8xf32>) -> vector<8xf32> {
+  %y = math.exp %x : vector<8xf32>
+  return %y : vector<8xf32>
+}
+
+// -----
+
+// Scalar exp of f32 the same way; of f16 through f32 (one rounding more,
+// below f16's ulp); of f64 left to libm.
+// CHECK-LABEL: func.func @exp_scalars
+// CHECK-SAME: (%[[S:.*]]: f32, %[[H:.*]]: f16, %[[D:.*]]: f64)
+// CHECK: arith.maxnumf %[[S]], %{{.*}} : f32
+// CHECK: arith.bitcast {{.*}} : i32 to f32
+// CHECK: %[[W:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK: arith.maxnumf %[[W]], %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: math.exp %[[D]] : f64
+// CHECK-NOT: math.exp
+func.func @exp_scalars(%s: f32, %h: f16, %d: f64) -> (f32, f16, f64) {
+  %a = math.exp %s : f32
+  %b = math.exp %h : f16
+  %c = math.exp %d : f64
+  return %a, %b, %c : f32, f16, f64
 }

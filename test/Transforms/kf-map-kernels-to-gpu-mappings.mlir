@@ -1,5 +1,5 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu | FileCheck %s
-// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=host=true | FileCheck %s --check-prefix=HOST
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s --check-prefix=HOST
 
 // Each mapping has its pattern: a bufferized kernel (no results, its
 // buffers allocated before it) becomes its launch, named after it, where

@@ -12,7 +12,7 @@
 // the block size (no chip: they emit no PTX).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Pipelines.h"
+#include "passes/pipelines/Pipelines.h"
 #include "test/lib/TestPasses.h"
 
 using namespace mlir;

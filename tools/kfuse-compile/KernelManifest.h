@@ -3,7 +3,7 @@
 #define KFUSE_TOOLS_KFUSE_COMPILE_KERNELMANIFEST_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "passes/gpu/GpuTarget.h"
+#include "passes/target/GpuTarget.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"

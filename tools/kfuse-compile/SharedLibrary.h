@@ -2,7 +2,7 @@
 #ifndef KFUSE_TOOLS_KFUSE_COMPILE_SHAREDLIBRARY_H
 #define KFUSE_TOOLS_KFUSE_COMPILE_SHAREDLIBRARY_H
 
-#include "passes/Pipelines.h"
+#include "passes/pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"

@@ -3,7 +3,7 @@
 // Compiles a kf program and writes any stage of it: kf, linalg, kernels
 // (kf.kernel regions), gpu (outlined gpu.func), ptx, llvm (host LLVM IR).
 // The stages are the prefixes of the named pipeline kf-gpu-pipeline (built
-// from the same PipelineOptions, passes/Pipelines.h), so `kfuse-opt
+// from the same PipelineOptions, passes/pipelines/Pipelines.h), so `kfuse-opt
 // --kf-gpu-pipeline` with the same options replays exactly what this runs.
 // MLIR's pass-manager, context, printing and timing options apply to every
 // stage (--mlir-print-ir-after-all, --mlir-timing, --mlir-pass-statistics).
@@ -12,8 +12,8 @@
 #include "dialect/Kf/KfDialect.h"
 #include "dialect/Kf/KfOps.h"
 #include "passes/Passes.h"
-#include "passes/Pipelines.h"
-#include "passes/gpu/GpuTarget.h"
+#include "passes/pipelines/Pipelines.h"
+#include "passes/target/GpuTarget.h"
 #include "passes/report/KernelReport.h"
 #include "passes/report/ReportFile.h"
 #include "tools/KfuseVersion.h"

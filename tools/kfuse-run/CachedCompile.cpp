@@ -85,7 +85,7 @@ std::string kfuseCompilePath() {
 
 /// What kfuse-compile reads from the environment: the compiler driver that
 /// links the library, and the CUDA toolkit whose libdevice the GPU code
-/// links (found as passes/gpu/GpuTarget.cpp's cudaToolkitPath finds it).
+/// links (found as passes/target/GpuTarget.cpp's cudaToolkitPath finds it).
 std::string environment() {
   const char *cc = std::getenv("KFUSE_CC");
   std::string toolkit = "none";

@@ -1,6 +1,6 @@
 //===- PointwiseBody.cpp - the ops of a flat kernel for one element -------===//
 #include "passes/gpu/flat/PointwiseBody.h"
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 #include "passes/utils/CompensatedSum.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -12,7 +12,7 @@
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/flat/PointwiseBody.h"
 #include "passes/gpu/flat/TransposeKernels.h"
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 #include "passes/analysis/Views.h"
 #include "passes/utils/CompensatedSum.h"
 #include "dialect/Kf/KfOps.h"

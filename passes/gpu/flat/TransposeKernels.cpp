@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/flat/TransposeKernels.h"
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 #include "passes/gpu/flat/PointwiseBody.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -32,18 +32,19 @@ kf::KernelVariant chooseMatmulVariant(ArrayRef<linalg::LinalgOp> ops,
   return kf::KernelVariant::Reference;
 }
 
-void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops, bool host,
-                     kf::KernelVariant variant) {
+void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                     const launch::LaunchTarget &target, kf::KernelVariant variant) {
   matmul::Parts parts = matmul::partsOf(ops);
-  if (host)
-    return matmul::mapReference(b, name, parts, /*host=*/true);
+  // Warp-level tiles: only where a block's threads cooperate.
+  assert((variant == kf::KernelVariant::Reference || target.hasCooperativeThreads()) &&
+         "a tensor-core or SIMT matmul on blocks of one thread");
   switch (variant) {
   case kf::KernelVariant::TensorCore:
     return matmul::mapTensorCore(b, name, parts);
   case kf::KernelVariant::Simt:
     return matmul::mapSimt(b, name, parts);
   case kf::KernelVariant::Reference:
-    return matmul::mapReference(b, name, parts, /*host=*/false);
+    return matmul::mapReference(b, name, parts, target);
   }
   llvm_unreachable("a matmul variant without a kernel");
 }

@@ -3,8 +3,10 @@
 #define KFUSE_PASSES_GPU_MATMUL_MATMULKERNELS_H
 
 #include "dialect/Kf/KfOps.h"
+#include "passes/launch/LaunchTarget.h"
+#include "passes/target/GpuTarget.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "passes/gpu/GpuTarget.h"
 
 namespace kfuse::gpu {
 
@@ -42,13 +44,14 @@ kf::KernelVariant chooseMatmulVariant(llvm::ArrayRef<mlir::linalg::LinalgOp> ops
 /// ops of a matmul kernel as `variant` (MatmulTensorCore.cpp,
 /// MatmulSimt.cpp, MatmulReference.cpp): a block per tile of the result
 /// (grid x across its columns, y down its rows, z over the batch), the
-/// epilogue computed in registers before the one store. With `host`, the
-/// reference's blocks of one thread computing their tile with loops (no
-/// shared memory or barriers), whatever `variant` says. The ops are left in
-/// place (the caller erases the kernel).
+/// epilogue computed in registers before the one store. `target` says what
+/// a block is: the reference on blocks of one thread (the host runtime)
+/// computes its tile with loops, without workgroup memory or barriers; the
+/// other variants need cooperating threads. The ops are left in place (the
+/// caller erases the kernel).
 void mapMatmulKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops, bool host,
-                     kf::KernelVariant variant = kf::KernelVariant::Reference);
+                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                     const launch::LaunchTarget &target, kf::KernelVariant variant);
 
 } // namespace kfuse::gpu
 

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulParts.h"
 
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

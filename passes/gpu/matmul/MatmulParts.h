@@ -10,6 +10,8 @@
 #ifndef KFUSE_PASSES_GPU_MATMUL_MATMULPARTS_H
 #define KFUSE_PASSES_GPU_MATMUL_MATMULPARTS_H
 
+#include "passes/launch/LaunchTarget.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -98,7 +100,8 @@ void forEachBatch(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::LaunchOp la
 
 /// The reference kernel (MatmulReference.cpp): a 16x16 thread block per
 /// 16x16 tile, or with `host` one thread a tile.
-void mapReference(mlir::OpBuilder &b, mlir::StringAttr name, Parts &parts, bool host);
+void mapReference(mlir::OpBuilder &b, mlir::StringAttr name, Parts &parts,
+                  const launch::LaunchTarget &target);
 
 /// The register-tiled SIMT kernel (MatmulSimt.cpp); whether `parts` suits
 /// it (element types it can read as vectors).

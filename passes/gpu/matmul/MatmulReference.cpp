@@ -17,7 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulParts.h"
 
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -50,7 +50,8 @@ void stageTile(OpBuilder &b, Location loc, const Access &x, unsigned o, Value ti
 
 } // namespace
 
-void mapReference(OpBuilder &b, StringAttr name, Parts &parts, bool host) {
+void mapReference(OpBuilder &b, StringAttr name, Parts &parts,
+                  const launch::LaunchTarget &target) {
   OpBuilder::InsertionGuard guard(b);
   Location loc = parts.matmul.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -58,9 +59,13 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts, bool host) {
   Value M = sizes[parts.batch], N = sizes[parts.batch + 1], K = sizes[parts.batch + 2];
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value tile = arith::ConstantIndexOp::create(b, loc, kTile);
-  Value threads = host ? one : tile;
+  // Cooperating threads stage the tiles of A and B through workgroup
+  // memory, a thread an element; a block of one thread runs the elements
+  // one after the other, reading A and B where they are.
+  bool staged = target.hasCooperativeThreads();
+  Value threads = target.threadsPerBlock(b, loc, [&](Value) { return tile; });
   SmallVector<Type> shared;
-  if (!host) {
+  if (staged) {
     auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
     for (unsigned o = 0; o < 2; ++o) {
       // A transposed operand's tile is written by columns: a padding column
@@ -88,7 +93,7 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts, bool host) {
 
   forEachBatch(b, loc, launch, sizes, parts, [&](ArrayRef<Value> batchIvs) {
     Access x{parts, SmallVector<Value>(batchIvs), zeroIndex};
-    if (host) {
+    if (!staged) {
       // One thread: every element of the tile, each a dot product over K.
       auto rows = scf::ForOp::create(b, loc, zeroIndex, tile, one);
       OpBuilder::InsertionGuard g(b);
@@ -126,7 +131,7 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts, bool host) {
           // past the edges.
           stageTile(nb, l, x, 0, aTile, rowBase, k0, M, K, ty, tx, aZero);
           stageTile(nb, l, x, 1, bTile, k0, colBase, K, N, ty, tx, bZero);
-          ::mlir::gpu::BarrierOp::create(nb, l);
+          target.barrier(nb, l);
           auto inner = scf::ForOp::create(
               nb, l, zeroIndex, tile, one, acc,
               [&](OpBuilder &ib, Location il, Value k, ValueRange sum) {
@@ -135,7 +140,7 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts, bool host) {
                 scf::YieldOp::create(ib, il, multiplyAdd(ib, parts, av, bvv, sum[0]));
               });
           // The tiles are read by every thread before the next step writes.
-          ::mlir::gpu::BarrierOp::create(nb, l);
+          target.barrier(nb, l);
           scf::YieldOp::create(nb, l, inner.getResult(0));
         });
     Value inside = arith::AndIOp::create(

@@ -22,7 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulParts.h"
 
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -30,7 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulTensorCore.h"
 
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

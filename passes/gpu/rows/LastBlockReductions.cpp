@@ -8,21 +8,8 @@
 // - a row chain (`row_chain`): a block per row, then the last block to
 //   finish runs a final reduction over the rows' results and the ops over
 //   its value (`x.sum(1).sum(0)`).
-// "Last" is decided by a ticket, as in CUDA's threadFenceReduction sample:
-// after a fence, one thread of each block adds 1 to a counter; the block
-// that gets `gridDim - 1` saw every other block's fence and increment, so
-// every other block's writes, and it resets the counter to 0.
-//
-// The counter is a memref.global of one i32, initialised to 0, one per
-// kernel (`<kernel>_ticket`): in the gpu.module it is a PTX `.global`, on
-// the host runtime and in the emulation a global of the program; nothing
-// allocates it. This assumes one launch of that kernel at a time, which
-// kfuse's runtime keeps (one stream, launches in order; the host runtime
-// runs one launch at a time). Two launches of the same kernel overlapping
-// (two streams, two host threads calling the same program at once) would
-// share the counter and could both miss their last block; a launch that
-// dies between a ticket and the reset (a trap) leaves it non-zero for the
-// next.
+// "Last" is decided by a ticket (launch/LastBlockTicket.h); what a block
+// is (a CUDA block, or one host thread) the LaunchTarget says.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/rows/RowEmitter.h"
@@ -31,95 +18,16 @@
 
 namespace kfuse::gpu {
 
-mlir::MemRefType ticketType(mlir::MLIRContext *ctx) {
-  using namespace mlir;
-  return MemRefType::get({1}, IntegerType::get(ctx, 32));
-}
-
-namespace rows {
-
-namespace {
-
-/// `__threadfence()`: a device-scope acquire-release fence (PTX
-/// `fence.acq_rel.gpu`; on the host an ordinary fence). LLVM 22 lowers
-/// memref.atomic_rmw to a relaxed `atom.global.add` on NVPTX, so the
-/// ordering comes from these fences around it.
-void deviceFence(OpBuilder &b, Location loc) {
-  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
-}
-
-} // namespace
-} // namespace rows
-
-mlir::Value takeLastTicket(mlir::OpBuilder &b, mlir::Location loc,
-                           mlir::FlatSymbolRefAttr ticket, mlir::Value grid) {
-  using namespace mlir;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Type i32 = b.getI32Type();
-  Value counter = memref::GetGlobalOp::create(b, loc, ticketType(b.getContext()), ticket);
-  rows::deviceFence(b, loc); // release: this block's writes before the ticket
-  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
-  Value old = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, counter,
-                                          ValueRange{zero});
-  rows::deviceFence(b, loc); // acquire: the other blocks' writes after it
-  Value lastTicket = arith::IndexCastOp::create(
-      b, loc, i32, arith::SubIOp::create(b, loc, grid, arith::ConstantIndexOp::create(b, loc, 1)));
-  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, lastTicket);
-  // Every other block has taken its ticket: the counter is free again for
-  // the next launch.
-  auto reset = scf::IfOp::create(b, loc, last, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&reset.getThenRegion().front());
-  memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i32, 0), counter,
-                          ValueRange{zero});
-  return last;
-}
-
 namespace rows {
 namespace {
-
-/// Whether this block is the last of the launch to finish (an i1, the same
-/// in every thread of the block). Every thread's writes before it are
-/// visible to the last block after it. On the GPU: a barrier (the block's
-/// writes are done), thread 0 fences, takes a ticket, fences, and shares
-/// the answer through `flag` (workgroup memory); a barrier. On the host
-/// (one thread a block): the fences and the ticket.
-Value isLastBlock(OpBuilder &b, Location loc, FlatSymbolRefAttr ticket, Value tid,
-                  Value grid, Value flag, bool host) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Type i32 = b.getI32Type();
-  if (host)
-    return takeLastTicket(b, loc, ticket, grid);
-  ::mlir::gpu::BarrierOp::create(b, loc);
-  auto first = scf::IfOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero), false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&first.getThenRegion().front());
-    Value last = takeLastTicket(b, loc, ticket, grid);
-    memref::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, last), flag,
-                            ValueRange{zero});
-  }
-  ::mlir::gpu::BarrierOp::create(b, loc);
-  Value shared = memref::LoadOp::create(b, loc, flag, ValueRange{zero});
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, shared,
-                               arith::ConstantIntOp::create(b, loc, i32, 0));
-}
-
-/// Workgroup memory of `n` values of `type`.
-MemRefType sharedOf(MLIRContext *ctx, int64_t n, Type type) {
-  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
-  return MemRefType::get({n}, type, MemRefLayoutAttrInterface(), workgroup);
-}
 
 /// The final part of a row chain, run by the last block: each final
 /// reduction strides over all the rows (threads tid, tid + blockDim, ...),
 /// combined across the block; each op over its value on thread 0.
 void emitFinalPart(OpBuilder &b, Location loc, ArrayRef<linalg::LinalgOp> allOps,
                    ArrayRef<linalg::LinalgOp> finalOps, Value tid, Value blockDim,
-                   ValueRange shared, bool host) {
+                   ValueRange scratch, const launch::LaunchTarget &target) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  unsigned nextShared = 0;
   for (linalg::LinalgOp op : finalOps) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!generic)
@@ -130,7 +38,7 @@ void emitFinalPart(OpBuilder &b, Location loc, ArrayRef<linalg::LinalgOp> allOps
     layout.sizes = op.getStaticLoopRanges();
     layout.rows = op.getNumParallelLoops();
     layout.cols = op.getNumReductionLoops();
-    RowEmitter emit(b, loc, layout, host);
+    RowEmitter emit(b, loc, layout, target);
     emit.tid = tid;
     emit.blockDim = blockDim;
     if (isReduction(op)) {
@@ -146,7 +54,9 @@ void emitFinalPart(OpBuilder &b, Location loc, ArrayRef<linalg::LinalgOp> allOps
       emit.colStep = blockDim;
       Value identity =
           arith::ConstantOp::create(b, loc, initialValue(generic, allOps).getValue());
-      emit.reduction(generic, identity, host ? Value() : shared[nextShared++]);
+      size_t n = target.combineScratch(b.getContext(), identity.getType()).size();
+      emit.reduction(generic, identity, scratch.take_front(n));
+      scratch = scratch.drop_front(n);
     } else { // an op over the one value (unit loops)
       auto first = scf::IfOp::create(
           b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero), false);
@@ -154,8 +64,7 @@ void emitFinalPart(OpBuilder &b, Location loc, ArrayRef<linalg::LinalgOp> allOps
       b.setInsertionPointToStart(&first.getThenRegion().front());
       emit.elementwise(generic, SmallVector<Value>(generic.getNumLoops(), zero));
     }
-    if (!host) // what one thread wrote, the next op's threads may read
-      ::mlir::gpu::BarrierOp::create(b, loc);
+    target.barrier(b, loc); // what one thread wrote, the next op's threads may read
   }
 }
 
@@ -187,8 +96,8 @@ linalg::GenericOp gridReductionOf(ArrayRef<linalg::LinalgOp> ops, const Layout &
 /// each storing its combined partial; the last block combines the
 /// partials, then runs the ops over the result.
 void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                      linalg::GenericOp reduction, const Layout &layout, unsigned blockSize,
-                      bool host, FlatSymbolRefAttr ticket) {
+                      linalg::GenericOp reduction, const Layout &layout,
+                      const launch::LaunchTarget &target, FlatSymbolRefAttr ticket) {
   linalg::LinalgOp last = ops.back();
   Location loc = last.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -197,21 +106,22 @@ void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> 
     colSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
   Value cols = product(b, loc, colSizes);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  // Blocks: four elements a thread, at most 1024 partials (on the host, a
-  // block of one thread folds as many elements as a GPU block).
-  Value perBlock = arith::ConstantIndexOp::create(b, loc, 4 * blockSize);
+  // Blocks: as many elements each as the target's block folds, at most
+  // 1024 partials.
+  Value perBlock = arith::ConstantIndexOp::create(b, loc, target.gridReductionBlockElements());
   Value blocks = arith::MinUIOp::create(
       b, loc,
       arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, cols, perBlock), one),
       arith::ConstantIndexOp::create(b, loc, 1024));
-  Value threads = host ? one : arith::ConstantIndexOp::create(b, loc, blockSize).getResult();
+  Value threads = target.threadsPerBlock(b, loc, [](Value max) { return max; });
   Operation *combiner = combinerOf(reduction);
   Type type = combiner->getResult(0).getType();
   Value partials = memref::AllocOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, type), ValueRange{blocks});
-  SmallVector<Type> shared;
-  if (!host)
-    shared = {sharedOf(ctx, 32, type), sharedOf(ctx, 1, b.getI32Type())};
+  // The combine's workgroup buffers, then the last-block answer's.
+  SmallVector<Type> shared = target.combineScratch(ctx, type);
+  size_t numCombine = shared.size();
+  llvm::append_range(shared, target.lastBlockScratch(ctx));
   auto launch = buildKernelLaunch(b, loc, name.getValue(),
                                   {blocks, one, one, threads, one, one}, shared);
   {
@@ -223,23 +133,17 @@ void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> 
           .getResult();
     };
     // The ops up to the reduction, over this block's columns.
-    RowEmitter emit(b, loc, layout, host);
+    ValueRange workgroup = launch.getWorkgroupAttributions();
+    ValueRange combineScratch = workgroup.take_front(numCombine);
+    RowEmitter emit(b, loc, layout, target);
     emit.tid = launch.getThreadIds().x;
     emit.blockDim = launch.getBlockSize().x;
     emit.rowIndex = bid; // no rows: unused
     emit.colSizes = colSizes;
-    if (host) { // one thread: a contiguous chunk of the columns
-      Value chunk = arith::CeilDivUIOp::create(b, loc, cols, grid);
-      emit.colStart = arith::MulIOp::create(b, loc, bid, chunk);
-      emit.cols = arith::MinUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, emit.colStart, chunk), cols);
-      emit.colStep = arith::ConstantIndexOp::create(b, loc, 1);
-    } else {
-      emit.cols = cols;
-      emit.colStart = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, bid, emit.blockDim), emit.tid);
-      emit.colStep = arith::MulIOp::create(b, loc, grid, emit.blockDim);
-    }
+    launch::ThreadShare share = target.gridShare(b, loc, bid, grid, emit.tid, emit.blockDim, cols);
+    emit.colStart = share.begin;
+    emit.cols = share.end;
+    emit.colStep = share.step;
     for (linalg::LinalgOp op : ops) {
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (!generic)
@@ -247,22 +151,18 @@ void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> 
       if (generic == reduction) {
         Value identity = identityOf();
         Value partial = emit.partialOf(generic, identity);
-        if (host)
-          memref::StoreOp::create(b, loc, partial, partials, ValueRange{bid});
-        else
-          emit.blockCombine(combiner, partial, identity, launch.getWorkgroupAttributions()[0],
-                            partials, ValueRange{bid});
+        emit.blockCombine(combiner, partial, identity, combineScratch, partials, ValueRange{bid});
         break;
       }
       emit.overColumns(generic); // the same thread reads it back: no barrier
     }
     // The last block: the partials, in block order (the result does not
     // depend on which block is last), then the ops over the result.
-    Value flag = host ? Value() : Value(launch.getWorkgroupAttributions()[1]);
-    auto lastBlock =
-        scf::IfOp::create(b, loc, isLastBlock(b, loc, ticket, emit.tid, grid, flag, host), false);
+    Value isLast =
+        target.isLastBlock(b, loc, ticket, emit.tid, grid, workgroup.drop_front(numCombine));
+    auto lastBlock = scf::IfOp::create(b, loc, isLast, false);
     b.setInsertionPointToStart(&lastBlock.getThenRegion().front());
-    RowEmitter fin(b, loc, layout, host);
+    RowEmitter fin(b, loc, layout, target);
     fin.tid = emit.tid;
     fin.blockDim = emit.blockDim;
     fin.rowIndex = bid;
@@ -276,13 +176,9 @@ void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> 
       return SmallVector<Value>{fin.combine(combiner, acc[0], p)};
     });
     Value dest = reduction.getDpsInitOperand(0)->get();
-    if (host) {
-      memref::StoreOp::create(b, loc, loop.getResult(0), dest, fin.resultIndex(reduction));
-    } else {
-      fin.blockCombine(combiner, loop.getResult(0), identity,
-                       launch.getWorkgroupAttributions()[0], dest, fin.resultIndex(reduction));
-      ::mlir::gpu::BarrierOp::create(b, loc);
-    }
+    fin.blockCombine(combiner, loop.getResult(0), identity, combineScratch, dest,
+                     fin.resultIndex(reduction));
+    target.barrier(b, loc); // thread 0 wrote the value the ops after it read
     bool after = false;
     for (linalg::LinalgOp op : ops) {
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -300,33 +196,35 @@ void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> 
 using namespace rows;
 
 LogicalResult mapRowChainKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                                unsigned blockSize, bool host, FlatSymbolRefAttr ticket) {
+                                const launch::LaunchTarget &target, FlatSymbolRefAttr ticket) {
   linalg::LinalgOp last = ops.back();
   Location loc = last.getLoc();
   std::optional<ChainSplit> chain = splitRowChain(ops);
   if (!chain)
-    return emitError(loc, "kf-map-kernels-to-gpu: kernel '")
+    return emitError(loc, "kernel '")
            << name.getValue() << "' (row_chain) has no final reduction on buffers";
   MLIRContext *ctx = b.getContext();
   RowKernelTail tail;
-  if (!host) {
-    for (linalg::LinalgOp op : chain->finalOps)
-      if (isReduction(op))
-        tail.shared.push_back(sharedOf(
-            ctx, 32, combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType()));
-    tail.shared.push_back(sharedOf(ctx, 1, b.getI32Type())); // the last-block flag
-  }
+  // Each final reduction's combine buffers, then the last-block answer's.
+  for (linalg::LinalgOp op : chain->finalOps)
+    if (isReduction(op))
+      llvm::append_range(
+          tail.shared,
+          target.combineScratch(
+              ctx, combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType()));
+  size_t numCombine = tail.shared.size();
+  llvm::append_range(tail.shared, target.lastBlockScratch(ctx));
   tail.emit = [&](OpBuilder &tb, ::mlir::gpu::LaunchOp launch, ValueRange shared) {
     Value tid = launch.getThreadIds().x;
-    Value flag = host ? Value() : shared.back();
-    Value last = isLastBlock(tb, loc, ticket, tid, launch.getGridSize().x, flag, host);
+    Value last = target.isLastBlock(tb, loc, ticket, tid, launch.getGridSize().x,
+                                    shared.drop_front(numCombine));
     auto lastBlock = scf::IfOp::create(tb, loc, last, false);
     OpBuilder::InsertionGuard guard(tb);
     tb.setInsertionPointToStart(&lastBlock.getThenRegion().front());
     emitFinalPart(tb, loc, ops, chain->finalOps, tid, launch.getBlockSize().x,
-                  host ? ValueRange() : shared.drop_back(), host);
+                  shared.take_front(numCombine), target);
   };
-  mapRowKernel(b, name, chain->rowOps, blockSize, host, &tail);
+  mapRowKernel(b, name, chain->rowOps, target, &tail);
   return success();
 }
 

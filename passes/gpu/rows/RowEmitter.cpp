@@ -33,50 +33,6 @@ void RowEmitter::elementwise(linalg::GenericOp op, ArrayRef<Value> loopIvs) {
                             indices(b, loc, op.getMatchingIndexingMap(&init), loopIvs));
 }
 
-Value RowEmitter::combine(Operation *combiner, Value a, Value c) {
-  IRMapping m;
-  m.map(combiner->getOperand(0), a);
-  m.map(combiner->getOperand(1), c);
-  return b.clone(*combiner, m)->getResult(0);
-}
-
-Value RowEmitter::warpReduce(Operation *combiner, Value v) {
-  Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
-  for (int offset = 16; offset >= 1; offset /= 2) {
-    Value off = arith::ConstantIntOp::create(b, loc, offset, 32);
-    v = combine(combiner, v, shuffleXor(v, off, width));
-  }
-  return v;
-}
-
-Value RowEmitter::shuffleXor(Value v, Value offset, Value width) {
-  auto shuffle = [&](Value x) {
-    return ::mlir::gpu::ShuffleOp::create(b, loc, x, offset, width,
-                                          ::mlir::gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  Type t = v.getType();
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  if (t.getIntOrFloatBitWidth() == 32)
-    return shuffle(v);
-  if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 32)
-    return arith::TruncFOp::create(
-        b, loc, t, shuffle(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
-  if (t.isInteger() && t.getIntOrFloatBitWidth() < 32)
-    return arith::TruncIOp::create(b, loc, t,
-                                   shuffle(arith::ExtUIOp::create(b, loc, i32, v)));
-  // 64 bits: the low and the high half.
-  Value bits = t.isInteger() ? v : arith::BitcastOp::create(b, loc, i64, v).getResult();
-  Value c32 = arith::ConstantIntOp::create(b, loc, i64, 32);
-  Value lo = shuffle(arith::TruncIOp::create(b, loc, i32, bits));
-  Value hi = shuffle(arith::TruncIOp::create(b, loc, i32,
-                                             arith::ShRUIOp::create(b, loc, bits, c32)));
-  Value joined = arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, i64, lo),
-      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi), c32));
-  return t.isInteger() ? joined : arith::BitcastOp::create(b, loc, t, joined).getResult();
-}
-
 Value RowEmitter::partialOf(linalg::GenericOp op, Value identity) {
   SmallVector<Value> rowIvs = delinearize(b, loc, rowIndex, rowSizes);
   BlockArgument out = op.getRegion().front().getArguments().back();
@@ -123,15 +79,10 @@ SmallVector<Value> RowEmitter::resultIndex(linalg::GenericOp op) {
                  ivs(rowIvs, zeros));
 }
 
-void RowEmitter::reduction(linalg::GenericOp op, Value identity, Value shared) {
+void RowEmitter::reduction(linalg::GenericOp op, Value identity, ValueRange scratch) {
   Value partial = partialOf(op, identity);
-  Value dest = op.getDpsInitOperand(0)->get();
-  SmallVector<Value> index = resultIndex(op);
-  if (host) { // one thread: its partial is the row's value
-    memref::StoreOp::create(b, loc, partial, dest, index);
-    return;
-  }
-  blockCombine(combinerOf(op), partial, identity, shared, dest, index);
+  blockCombine(combinerOf(op), partial, identity, scratch, op.getDpsInitOperand(0)->get(),
+               resultIndex(op));
 }
 
 void RowEmitter::overColumns(linalg::GenericOp op) {
@@ -159,16 +110,16 @@ void RowEmitter::overRow(linalg::GenericOp op) {
 RowLaunchStart kfuse::gpu::rows::startRowLaunch(OpBuilder &b, Location loc, StringRef name,
                                                 ArrayRef<linalg::LinalgOp> ops, Value grid,
                                                 Value threads, Value rows,
-                                                const RowKernelTail *tail, bool slots) {
+                                                const RowKernelTail *tail,
+                                                const launch::LaunchTarget *combining) {
   SmallVector<Type> shared;
-  auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(b.getContext(),
-                                                      ::mlir::gpu::AddressSpace::Workgroup);
-  if (slots)
+  if (combining)
     for (linalg::LinalgOp op : ops)
       if (isReduction(op))
-        shared.push_back(MemRefType::get(
-            {32}, combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType(),
-            MemRefLayoutAttrInterface(), workgroup));
+        llvm::append_range(
+            shared, combining->combineScratch(
+                        b.getContext(),
+                        combinerOf(cast<linalg::GenericOp>(op.getOperation()))->getResult(0).getType()));
   RowLaunchStart start;
   start.numRowShared = shared.size();
   if (tail)

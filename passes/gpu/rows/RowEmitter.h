@@ -9,8 +9,10 @@
 #ifndef KFUSE_PASSES_GPU_ROWS_ROWEMITTER_H
 #define KFUSE_PASSES_GPU_ROWS_ROWEMITTER_H
 
-#include "passes/gpu/MappingUtils.h"
 #include "passes/gpu/rows/RowKernels.h"
+#include "passes/launch/LaunchTarget.h"
+#include "passes/launch/MappingUtils.h"
+#include "passes/launch/WarpShuffles.h"
 #include "passes/utils/CompensatedSum.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -68,8 +70,11 @@ Layout layoutOf(ArrayRef<linalg::LinalgOp> ops, linalg::LinalgOp &first);
 /// Emits one op of the kernel for block `row` (see mapRowKernel).
 class RowEmitter {
 public:
-  RowEmitter(OpBuilder &b, Location loc, const Layout &layout, bool host)
-      : b(b), loc(loc), layout(layout), host(host) {}
+  /// `target` says what a block is (one thread on the host): how the
+  /// threads of a reduction combine.
+  RowEmitter(OpBuilder &b, Location loc, const Layout &layout,
+             const launch::LaunchTarget &target)
+      : b(b), loc(loc), layout(layout), target(target) {}
 
   Value tid, blockDim, rowIndex;
   Value colStart, colStep; // this thread's first column and the stride
@@ -89,22 +94,19 @@ public:
   template <typename Body>
   scf::ForOp columns(ValueRange inits, Body body);
 
-  Value combine(Operation *combiner, Value a, Value c);
+  Value combine(Operation *combiner, Value a, Value c) {
+    return launch::combineWith(b, combiner, a, c);
+  }
 
-  /// Combines `v` across the 32 lanes of each warp (butterfly shuffles).
-  /// Upstream's ops were considered and are not used (MLIR 22, checked with
-  /// mlir-opt): convert-gpu-to-nvvm refuses an f32 `gpu.subgroup_reduce`
-  /// (its expansion to shuffles is only populate functions driven by a test
-  /// pass), and lowers `gpu.all_reduce` for f32/f64/i32/i64 with the same
-  /// shuffles and 32 shared slots as here but refuses f16, which row
-  /// kernels reduce widened; the SIMT emulation and the host mapping would
-  /// need it too. No GPU has measured either, so nothing favours a switch.
-  Value warpReduce(Operation *combiner, Value v);
+  /// Combines `v` across the 32 lanes of each warp (WarpShuffles.h).
+  Value warpReduce(Operation *combiner, Value v) {
+    return launch::warpReduce(b, loc, combiner, v);
+  }
 
-  /// The value of lane `lane xor offset`. Warp shuffles move 32 bits:
-  /// 16-bit floats and booleans travel widened (exactly), 64-bit values
-  /// as two halves.
-  Value shuffleXor(Value v, Value offset, Value width);
+  /// The value of lane `lane xor offset` (WarpShuffles.h).
+  Value shuffleXor(Value v, Value offset, Value width) {
+    return launch::shuffleXor(b, loc, v, offset, width);
+  }
 
   /// This thread's partial of a reduction over its columns. A float sum is
   /// blocked: runs of kSumBlock of this thread's columns are summed plainly
@@ -120,42 +122,17 @@ public:
   /// Where a reduction's value for this block's row goes.
   SmallVector<Value> resultIndex(linalg::GenericOp op);
 
-  /// Combines the threads' partials of a block (warp shuffles, then the
-  /// warps' values through shared memory in the first warp); thread 0
-  /// stores the total at dest[index].
-  void blockCombine(Operation *combiner, Value partial, Value identity, Value shared,
+  /// Combines the threads' partials of a block (the target's way); thread
+  /// 0 stores the total at dest[index].
+  void blockCombine(Operation *combiner, Value partial, Value identity, ValueRange scratch,
                     Value dest, ValueRange index) {
-    Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value warpValue = warpReduce(combiner, partial);
-    Value lane = arith::RemUIOp::create(b, loc, tid, c32);
-    Value warp = arith::DivUIOp::create(b, loc, tid, c32);
-    auto isLaneZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
-    auto write = scf::IfOp::create(b, loc, isLaneZero, false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&write.getThenRegion().front());
-      memref::StoreOp::create(b, loc, warpValue, shared, ValueRange{warp});
-    }
-    ::mlir::gpu::BarrierOp::create(b, loc);
-    Value numWarps = arith::DivUIOp::create(b, loc, blockDim, c32);
-    auto isWarpZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, zero);
-    auto last = scf::IfOp::create(b, loc, isWarpZero, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&last.getThenRegion().front());
-    auto hasValue = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, numWarps);
-    // Lanes past the number of warps start from the identity.
-    Value safeLane = arith::SelectOp::create(b, loc, hasValue, tid, zero);
-    Value loaded = memref::LoadOp::create(b, loc, shared, ValueRange{safeLane});
-    Value v = arith::SelectOp::create(b, loc, hasValue, loaded, identity);
-    Value total = warpReduce(combiner, v);
-    auto isThreadZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, zero);
-    auto store = scf::IfOp::create(b, loc, isThreadZero, false);
-    b.setInsertionPointToStart(&store.getThenRegion().front());
-    memref::StoreOp::create(b, loc, total, dest, index);
+    target.blockCombine(b, loc, combiner, partial, identity, tid, blockDim, scratch, dest,
+                        index);
   }
 
-  void reduction(linalg::GenericOp op, Value identity, Value shared);
+  /// A reduction's value for this block's row; `scratch` the workgroup
+  /// buffers of its block combine (LaunchTarget::combineScratch).
+  void reduction(linalg::GenericOp op, Value identity, ValueRange scratch);
 
   void overColumns(linalg::GenericOp op);
 
@@ -165,7 +142,7 @@ private:
   OpBuilder &b;
   Location loc;
   const Layout &layout;
-  bool host;
+  const launch::LaunchTarget &target;
 };
 
 template <typename Body>
@@ -187,8 +164,8 @@ linalg::GenericOp gridReductionOf(ArrayRef<linalg::LinalgOp> ops, const Layout &
 /// Maps such a kernel at `b` as one launch `<name>` (the ops are left in
 /// place); `ticket` is the kernel's counter (a memref.global).
 void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                      linalg::GenericOp reduction, const Layout &layout, unsigned blockSize,
-                      bool host, FlatSymbolRefAttr ticket);
+                      linalg::GenericOp reduction, const Layout &layout,
+                      const launch::LaunchTarget &target, FlatSymbolRefAttr ticket);
 
 /// A row chain: the ops of its row kernel (without the final part's fills)
 /// and its final part (from the final reduction on).
@@ -215,19 +192,20 @@ RowExtent rowExtentOf(OpBuilder &b, Location loc, linalg::LinalgOp first, const 
 
 /// The start of a block-per-row launch, shared by both row forms
 /// (RowKernels.cpp, RowOnChipLoop.cpp): `grid` blocks of `threads`
-/// threads, 32 shared slots (a warp's value each) per reduction of `ops`
-/// when `slots`, then the tail's buffers; the builder is left inside
+/// threads, the combine buffers of `combining`'s blocks for each reduction
+/// of `ops` (none when null), then the tail's buffers; the builder is left inside
 /// `if blockIdx.x < rows` (no rows, a zero-sized tensor: the one block does
 /// nothing; the condition is uniform in a block, so the barriers inside
 /// stay uniform).
 struct RowLaunchStart {
   ::mlir::gpu::LaunchOp launch;
-  unsigned numRowShared = 0; // the first attributions: the row slots
+  unsigned numRowShared = 0; // the first attributions: the reductions' buffers
   scf::IfOp hasRow;          // the builder's block: after it, every block
 };
 RowLaunchStart startRowLaunch(OpBuilder &b, Location loc, StringRef name,
                               ArrayRef<linalg::LinalgOp> ops, Value grid, Value threads,
-                              Value rows, const RowKernelTail *tail, bool slots);
+                              Value rows, const RowKernelTail *tail,
+                              const launch::LaunchTarget *combining);
 
 } // namespace kfuse::gpu::rows
 

@@ -302,27 +302,27 @@ FailureOr<RowLaunch> checkRowKernel(ArrayRef<linalg::LinalgOp> ops,
 }
 
 void mapGridReductionKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                            unsigned blockSize, bool host, FlatSymbolRefAttr ticket) {
+                            const launch::LaunchTarget &target, FlatSymbolRefAttr ticket) {
   linalg::LinalgOp first;
   Layout layout = layoutOf(ops, first);
   // Canonicalization on buffers may have made a dim static that the
   // decision saw dynamic; one block then serves the (one) row as well.
   if (linalg::GenericOp reduction = gridReductionOf(ops, layout))
-    return mapGridReduction(b, name, ops, reduction, layout, blockSize, host, ticket);
-  mapRowKernel(b, name, ops, blockSize, host);
+    return mapGridReduction(b, name, ops, reduction, layout, target, ticket);
+  mapRowKernel(b, name, ops, target);
 }
 
 Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                   unsigned blockSize, bool host, const RowKernelTail *tail) {
+                   const launch::LaunchTarget &target, const RowKernelTail *tail) {
   OpBuilder::InsertionGuard guard(b);
   linalg::LinalgOp first, last = ops.back();
   Layout layout = layoutOf(ops, first);
-  // The GPU form keeps the row on chip (RowOnChip.h) unless the buffers
-  // alias in a way it does not follow; then the form below: each op's
-  // values through global memory, a barrier after each op.
-  if (!host)
+  // Cooperating threads keep the row on chip (RowOnChip.h) unless the
+  // buffers alias in a way it does not follow; then the form below: each
+  // op's values through global memory, a barrier after each op.
+  if (target.hasCooperativeThreads())
     if (FailureOr<RowPlan> plan = planRowKernel(ops, layout); succeeded(plan))
-      return emitRowOnChip(b, name, *plan, layout, tail);
+      return emitRowOnChip(b, name, *plan, layout, target, tail);
   Location loc = last.getLoc();
 
   // Rows, columns and the launch: a block per row; a warp for short rows
@@ -330,20 +330,18 @@ Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops
   RowExtent extent = rowExtentOf(b, loc, first, layout);
   const SmallVector<Value> &rowSizes = extent.rowSizes, &colSizes = extent.colSizes;
   Value rows = extent.rows, cols = extent.cols, grid = extent.grid, one = extent.one;
-  Value threads = one;
-  if (!host) {
+  Value threads = target.threadsPerBlock(b, loc, [&](Value max) -> Value {
     Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
     Value warps = arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, cols, c32), one);
-    threads = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, warps, c32),
-                                     arith::ConstantIndexOp::create(b, loc, blockSize));
-  }
-  // Shared memory: 32 values (one a warp) for each reduction.
+    return arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, warps, c32), max);
+  });
+  // Workgroup memory: each reduction's combine buffers.
   RowLaunchStart start =
-      startRowLaunch(b, loc, name.getValue(), ops, grid, threads, rows, tail, /*slots=*/!host);
+      startRowLaunch(b, loc, name.getValue(), ops, grid, threads, rows, tail, &target);
   ::mlir::gpu::LaunchOp launch = start.launch;
   unsigned numRowShared = start.numRowShared;
   scf::IfOp hasRow = start.hasRow;
-  RowEmitter emit(b, loc, layout, host);
+  RowEmitter emit(b, loc, layout, target);
   emit.tid = launch.getThreadIds().x;
   emit.blockDim = launch.getBlockSize().x;
   emit.colStart = emit.tid;
@@ -352,7 +350,7 @@ Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops
   emit.rowSizes = rowSizes;
   emit.colSizes = colSizes;
   emit.cols = cols;
-  unsigned nextShared = 0;
+  ValueRange scratch = launch.getWorkgroupAttributions().take_front(numRowShared);
   for (linalg::LinalgOp op : ops) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!generic)
@@ -360,15 +358,15 @@ Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops
     if (isReduction(op)) {
       arith::ConstantOp init = initialValue(generic, ops);
       Value identity = arith::ConstantOp::create(b, loc, init.getValue());
-      emit.reduction(generic, identity,
-                     host ? Value() : Value(launch.getWorkgroupAttributions()[nextShared++]));
+      size_t n = target.combineScratch(b.getContext(), identity.getType()).size();
+      emit.reduction(generic, identity, scratch.take_front(n));
+      scratch = scratch.drop_front(n);
     } else if (layout.isRowOp(generic)) {
       emit.overRow(generic);
     } else {
       emit.overColumns(generic);
     }
-    if (!host) // what one thread wrote, the next op's threads may read
-      ::mlir::gpu::BarrierOp::create(b, loc);
+    target.barrier(b, loc); // what one thread wrote, the next op's threads may read
   }
   if (tail) { // after the rows, in every block, rows or not
     b.setInsertionPointAfter(hasRow);

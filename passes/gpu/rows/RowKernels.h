@@ -2,6 +2,8 @@
 #ifndef KFUSE_PASSES_GPU_ROWS_ROWKERNELS_H
 #define KFUSE_PASSES_GPU_ROWS_ROWKERNELS_H
 
+#include "passes/launch/LaunchTarget.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -44,40 +46,33 @@ struct RowKernelTail {
 /// Builds, at `b`, the gpu.launch named `name` that runs the (bufferized)
 /// ops of a row kernel: a block per row, threads striding over the
 /// columns; a reduction combines each thread's partial with warp shuffles,
-/// then across warps through shared memory. With `host`, one thread a
-/// block and no cross-thread step (the host runtime runs blocks on its
-/// cores). The ops are left in place (the caller erases the kernel).
-/// Returns the number of rows (the grid is at least 1 block).
+/// then across warps through shared memory; on a target whose threads
+/// cooperate the row stays on chip where it can (RowOnChip.h). Where a
+/// block is one thread (the host runtime), that thread runs the row and
+/// there is no cross-thread step. The ops are left in place (the caller
+/// erases the kernel). Returns the number of rows (the grid is at least 1
+/// block).
 mlir::Value mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned blockSize,
-                         bool host, const RowKernelTail *tail = nullptr);
+                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                         const launch::LaunchTarget &target,
+                         const RowKernelTail *tail = nullptr);
 
 /// A full reduction in one launch (GridReduction): blocks stride over the
 /// tensor and write their partials; the last block to take a ticket from
 /// the counter `ticket` (a memref.global of one i32, 0 between launches)
 /// combines them and runs the ops after the reduction.
 void mapGridReductionKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                            llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned blockSize,
-                            bool host, mlir::FlatSymbolRefAttr ticket);
+                            llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                            const launch::LaunchTarget &target, mlir::FlatSymbolRefAttr ticket);
 
 /// A row kernel and its final reduction in one launch (RowChain): a block
 /// per row, then the last block (same ticket) runs the final part.
 /// Fails, with a diagnostic, when the ops (on buffers) are no row chain.
 mlir::LogicalResult mapRowChainKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                       llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
-                                      unsigned blockSize, bool host,
+                                      const launch::LaunchTarget &target,
                                       mlir::FlatSymbolRefAttr ticket);
 
-/// Takes a ticket from the counter `ticket` (between a release and an
-/// acquire fence): whether this block is the last of the `grid` blocks to
-/// take one (an i1; every other block's writes before its ticket are then
-/// visible), the last resetting the counter for the next launch. Run by
-/// one thread a block.
-mlir::Value takeLastTicket(mlir::OpBuilder &b, mlir::Location loc,
-                           mlir::FlatSymbolRefAttr ticket, mlir::Value grid);
-
-/// The type of a launch's ticket counter: one i32.
-mlir::MemRefType ticketType(mlir::MLIRContext *ctx);
 
 /// The op combining a reduction's accumulator with a value, or null.
 mlir::Operation *combinerOf(mlir::linalg::GenericOp op);

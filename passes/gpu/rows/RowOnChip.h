@@ -69,7 +69,7 @@ std::optional<std::pair<int64_t, int64_t>> registerBucket(int64_t cols, unsigned
 
 /// Emits the launch for `plan` at `b` (see mapRowKernel); returns the rows.
 Value emitRowOnChip(OpBuilder &b, StringAttr name, const RowPlan &plan, const Layout &layout,
-                    const RowKernelTail *tail);
+                    const launch::LaunchTarget &target, const RowKernelTail *tail);
 
 } // namespace kfuse::gpu::rows
 

@@ -41,8 +41,11 @@ std::optional<OnlinePair> findOnlinePair(const RowPlan &plan, unsigned i);
 
 class OnChip {
 public:
-  OnChip(OpBuilder &b, Location loc, const RowPlan &plan, const Layout &layout)
-      : b(b), loc(loc), plan(plan), layout(layout), emit(b, loc, layout, /*host=*/false) {}
+  /// `target`: a GPU (cooperating threads); its combines are this
+  /// emitter's own (shuffles, the row's slots).
+  OnChip(OpBuilder &b, Location loc, const RowPlan &plan, const Layout &layout,
+         const launch::LaunchTarget &target)
+      : b(b), loc(loc), plan(plan), layout(layout), emit(b, loc, layout, target) {}
 
   OpBuilder &b;
   Location loc;

@@ -82,7 +82,7 @@ void OnChip::looped(ArrayRef<Value> shared) {
 }
 
 Value emitRowOnChip(OpBuilder &b, StringAttr name, const RowPlan &plan, const Layout &layout,
-                    const RowKernelTail *tail) {
+                    const launch::LaunchTarget &target, const RowKernelTail *tail) {
   OpBuilder::InsertionGuard guard(b);
   linalg::LinalgOp first;
   for (linalg::LinalgOp op : plan.ops)
@@ -114,14 +114,15 @@ Value emitRowOnChip(OpBuilder &b, StringAttr name, const RowPlan &plan, const La
         arith::ConstantIndexOp::create(b, loc, kMaxDynamicThreads / 32));
     threads = arith::MulIOp::create(b, loc, warps, c32);
   }
-  // Shared memory: 32 slots (a warp's value each) a reduction; none when
-  // the block is one warp (the shuffles give every lane the total).
+  // Shared memory: the target's combine buffers (32 slots, a warp's value
+  // each) a reduction; none when the block is one warp (the shuffles give
+  // every lane the total).
   RowLaunchStart start = startRowLaunch(b, loc, name.getValue(), plan.ops, grid, threads, rows,
-                                        tail, /*slots=*/staticThreads != 32);
+                                        tail, staticThreads != 32 ? &target : nullptr);
   ::mlir::gpu::LaunchOp launch = start.launch;
   unsigned numRowShared = start.numRowShared;
   scf::IfOp hasRow = start.hasRow;
-  OnChip oc(b, loc, plan, layout);
+  OnChip oc(b, loc, plan, layout, target);
   oc.tid = oc.emit.tid = launch.getThreadIds().x;
   oc.blockDim = oc.emit.blockDim = launch.getBlockSize().x;
   oc.cols = oc.emit.cols = cols;
@@ -150,7 +151,7 @@ Value emitRowOnChip(OpBuilder &b, StringAttr name, const RowPlan &plan, const La
     b.setInsertionPointToStart(&fits.getThenRegion().front());
     oc.registers(kMaxPerThread, rowShared);
     b.setInsertionPointToStart(&fits.getElseRegion().front());
-    OnChip loop(b, loc, plan, layout);
+    OnChip loop(b, loc, plan, layout, target);
     loop.tid = loop.emit.tid = oc.tid;
     loop.blockDim = loop.emit.blockDim = oc.blockDim;
     loop.cols = loop.emit.cols = cols;

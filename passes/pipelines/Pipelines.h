@@ -9,11 +9,11 @@
 // checkPipelineOptions; the passes the pipelines build check neither again.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_PIPELINES_H
-#define KFUSE_PASSES_PIPELINES_H
+#ifndef KFUSE_PASSES_PIPELINES_PIPELINES_H
+#define KFUSE_PASSES_PIPELINES_PIPELINES_H
 
 #include "passes/fusion/FusionOptions.h"
-#include "passes/gpu/GpuTarget.h"
+#include "passes/target/GpuTarget.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -80,7 +80,7 @@ void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 /// still need. kf-gpu-emulation-pipeline runs these launches on the host.
 void addLaunchPasses(mlir::OpPassManager &pm, const PipelineOptions &options);
 
-/// The GPU mapping segment (passes/gpu/MappingPipeline.cpp): kernels on
+/// The GPU mapping segment (passes/pipelines/MappingPipeline.cpp): kernels on
 /// tensors to one gpu.launch each, on buffers, with deallocation placed.
 void addGpuMappingPasses(mlir::OpPassManager &pm,
                          const PipelineOptions &options);
@@ -213,4 +213,4 @@ toPipelineOptions(const HostPipelineOptions &cl, Target target,
 
 } // namespace kfuse
 
-#endif // KFUSE_PASSES_PIPELINES_H
+#endif // KFUSE_PASSES_PIPELINES_PIPELINES_H

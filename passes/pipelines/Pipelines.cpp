@@ -5,7 +5,7 @@
 // lists, so kfuse-opt replays exactly what kfuse-compile runs.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Pipelines.h"
+#include "passes/pipelines/Pipelines.h"
 #include "passes/Passes.h"
 #include "passes/fusion/KfFormKernels.h"
 #include "passes/gpu/KernelMapping.h"

@@ -9,10 +9,10 @@
 // NVPTX backend, which aborts on combinations it does not support.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_GPUTARGET_H
-#define KFUSE_PASSES_GPU_GPUTARGET_H
+#ifndef KFUSE_PASSES_TARGET_GPUTARGET_H
+#define KFUSE_PASSES_TARGET_GPUTARGET_H
 
-#include "passes/gpu/GpuChips.h"
+#include "passes/target/GpuChips.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -79,4 +79,4 @@ std::string cudaToolkitPath();
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_GPUTARGET_H
+#endif // KFUSE_PASSES_TARGET_GPUTARGET_H

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
-#include "passes/Pipelines.h"
+#include "passes/pipelines/Pipelines.h"
 #include "passes/gpu/KernelMapping.h"
 #include "passes/gpu/KfMapKernelsToGpu.h"
 
@@ -40,9 +40,12 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   pm.addPass(createKfOrderConstantGlobals()); // upstream's order varies
   pm.addPass(createKfHoistKernelBuffers());
   addDeallocationPasses(pm);
+  if (host) {
+    pm.addPass(createKfMapKernelsToHost());
+    return;
+  }
   KfMapKernelsToGpuOptions map;
   map.blockSize = options.blockSize;
-  map.host = host;
   pm.addPass(gpu::createCheckedKfMapKernelsToGpu(map));
 }
 

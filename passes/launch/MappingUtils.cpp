@@ -1,5 +1,5 @@
 //===- MappingUtils.cpp - pieces shared by the GPU mappings ---------------===//
-#include "passes/gpu/MappingUtils.h"
+#include "passes/launch/MappingUtils.h"
 
 using namespace mlir;
 

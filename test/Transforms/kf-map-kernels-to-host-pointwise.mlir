@@ -1,4 +1,4 @@
-// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-gpu=host=true | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 
 // The host runtime's flat mapping (passes/host/HostPointwise.cpp): a block
 // is one thread computing 16384 consecutive elements, whole vectors of 8

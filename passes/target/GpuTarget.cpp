@@ -1,5 +1,5 @@
 //===- GpuTarget.cpp - the GPU chips and PTX version kfuse emits ----------===//
-#include "passes/gpu/GpuTarget.h"
+#include "passes/target/GpuTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"

@@ -1,6 +1,6 @@
 //===- MappingUtils.h - index math shared by the GPU mappings ---*- C++ -*-===//
-#ifndef KFUSE_PASSES_GPU_MAPPINGUTILS_H
-#define KFUSE_PASSES_GPU_MAPPINGUTILS_H
+#ifndef KFUSE_PASSES_LAUNCH_MAPPINGUTILS_H
+#define KFUSE_PASSES_LAUNCH_MAPPINGUTILS_H
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -89,4 +89,4 @@ inline void finishLaunch(mlir::OpBuilder &b, mlir::Location loc, mlir::gpu::Laun
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_MAPPINGUTILS_H
+#endif // KFUSE_PASSES_LAUNCH_MAPPINGUTILS_H

@@ -5,8 +5,8 @@
 // says why these chips and this ISA).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_GPU_GPUCHIPS_H
-#define KFUSE_PASSES_GPU_GPUCHIPS_H
+#ifndef KFUSE_PASSES_TARGET_GPUCHIPS_H
+#define KFUSE_PASSES_TARGET_GPUCHIPS_H
 
 namespace kfuse::gpu {
 
@@ -17,4 +17,4 @@ inline constexpr const char *kDefaultChip = "sm_75";
 
 } // namespace kfuse::gpu
 
-#endif // KFUSE_PASSES_GPU_GPUCHIPS_H
+#endif // KFUSE_PASSES_TARGET_GPUCHIPS_H

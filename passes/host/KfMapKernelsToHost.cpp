@@ -1,0 +1,83 @@
+//===- KfMapKernelsToHost.cpp - each kernel as its launch on CPU cores ----===//
+//
+// kf-map-kernels-to-host: the host runtime's launcher for the shared
+// mechanism (launch/KernelsToLaunches.h). The same kernels, names and
+// launches as the GPU's, each built for a CPU core a block (HostMappings.h:
+// vector loops sized for the caches); what the vector mappings do not
+// serve falls back to the emitters written for both targets, on blocks of
+// one thread (HostLaunchTarget).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+#include "passes/gpu/flat/PointwiseKernels.h"
+#include "passes/gpu/rows/RowKernels.h"
+#include "passes/host/HostMappings.h"
+#include "passes/launch/KernelsToLaunches.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace kfuse {
+#define GEN_PASS_DEF_KFMAPKERNELSTOHOST
+#include "passes/Passes.h.inc"
+} // namespace kfuse
+
+using namespace mlir;
+using kfuse::kf::KernelOp;
+
+namespace {
+
+class HostLauncher final : public kfuse::launch::KernelLauncher {
+public:
+  LogicalResult flat(RewriterBase &b, StringAttr name,
+                     ArrayRef<linalg::GenericOp> ops) const override {
+    return kfuse::host::mapPointwiseKernel(b, name, ops);
+  }
+  LogicalResult row(RewriterBase &b, StringAttr name,
+                    ArrayRef<linalg::LinalgOp> ops) const override {
+    kfuse::host::mapRowKernel(b, name, ops);
+    return success();
+  }
+  LogicalResult gridReduction(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                              FlatSymbolRefAttr ticket) const override {
+    kfuse::host::mapGridReductionKernel(b, name, ops, ticket);
+    return success();
+  }
+  /// The rows on one thread each, the final part on the last block's.
+  LogicalResult rowChain(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                         FlatSymbolRefAttr ticket) const override {
+    return kfuse::gpu::mapRowChainKernel(b, name, ops, target, ticket);
+  }
+  /// The host has one matmul design: kf-assign-kernel-mappings records no
+  /// variant for it.
+  LogicalResult matmul(RewriterBase &b, KernelOp kernel,
+                       ArrayRef<linalg::LinalgOp> ops) const override {
+    kfuse::host::mapMatmulKernel(b, kernel.getSymNameAttr(), ops);
+    return success();
+  }
+  LogicalResult serial(RewriterBase &b, StringAttr name,
+                       ArrayRef<linalg::LinalgOp> ops) const override {
+    kfuse::gpu::mapSerialKernel(b, name, ops);
+    return success();
+  }
+
+private:
+  kfuse::launch::HostLaunchTarget target;
+};
+
+struct KfMapKernelsToHostPass : kfuse::impl::KfMapKernelsToHostBase<KfMapKernelsToHostPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (failed(kfuse::launch::mapKernelsToLaunches(
+            getOperation(), "kf-map-kernels-to-host", HostLauncher(),
+            {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain})))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,71 @@
+// The report says how the GPU runs each fused kernel: its mapping and, for
+// a matmul, its variant, decided by kf-assign-kernel-mappings on the
+// report's copy for `chip` (with `tf32` and `matmul`, the pass's options).
+// The expected variants follow the rules the pass documents: sm_75 has no
+// tensor cores (SIMT); from sm_80 f16 and bf16 matmuls take them, f32 only
+// with tf32; matmul=reference gives every matmul the reference. A softmax
+// over rows is a row kernel, a sum of everything a grid reduction.
+// RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_75" -o /dev/null | FileCheck %s --check-prefix=SM75
+// RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80" -o /dev/null | FileCheck %s --check-prefix=SM80
+// RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80 tf32=true" -o /dev/null | FileCheck %s --check-prefix=TF32
+// RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_90 matmul=reference" -o /dev/null | FileCheck %s --check-prefix=REF
+
+// SM75-LABEL: function @f32_matmul
+// SM75: matmul_0 (matmul): ops matmul
+// SM75: runs as matmul, variant simt on sm_75
+// SM75-LABEL: function @f16_matmul
+// SM75: runs as matmul, variant simt on sm_75
+// SM75-LABEL: function @softmax_and_sum
+// SM75: (reduction): ops max, sub, exp, sum, div
+// SM75: runs as row{{$}}
+// SM75: (reduction): ops sum
+// SM75: runs as grid_reduction{{$}}
+
+// SM80-LABEL: function @f32_matmul
+// SM80: runs as matmul, variant simt on sm_80
+// SM80-LABEL: function @f16_matmul
+// SM80: runs as matmul, variant tensor_core on sm_80
+
+// TF32-LABEL: function @f32_matmul
+// TF32: runs as matmul, variant tensor_core on sm_80
+// TF32-LABEL: function @f16_matmul
+// TF32: runs as matmul, variant tensor_core on sm_80
+
+// REF-LABEL: function @f32_matmul
+// REF: runs as matmul, variant reference on sm_90
+// REF-LABEL: function @f16_matmul
+// REF: runs as matmul, variant reference on sm_90
+
+// The JSON report carries the same, valid against its schema.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: kfuse-opt %s "--kf-kernel-report=format=json chip=sm_80 report-file=%t/report.json" -o /dev/null
+// RUN: %python %kfuse_src/test/harness/validate_json.py %kfuse_src/docs/reference/schemas/kernel-report.schema.json %t/report.json
+// RUN: FileCheck %s --check-prefix=JSON < %t/report.json
+// JSON: "mapping": "matmul"
+// JSON: "variant": "simt"
+// JSON: "gpu_chip": "sm_80"
+// JSON: "mapping": "matmul"
+// JSON: "variant": "tensor_core"
+
+// A chip kfuse does not emit for, and a matmul design it does not have,
+// are refused before any IR is touched, naming the option.
+// RUN: not kfuse-opt %s "--kf-kernel-report=chip=sm_60" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCHIP
+// BADCHIP: error: kf-kernel-report: unsupported GPU chip 'sm_60'
+// RUN: not kfuse-opt %s "--kf-kernel-report=matmul=best" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADMATMUL
+// BADMATMUL: error: kf-kernel-report: matmul must be `fastest` or `reference`, got `best`
+
+func.func @f32_matmul(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x128xf32> {
+  %c = kf.matmul %a, %b : tensor<128x64xf32>, tensor<64x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+func.func @f16_matmul(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>) -> tensor<128x128xf16> {
+  %c = kf.matmul %a, %b : tensor<128x64xf16>, tensor<64x128xf16>
+  return %c : tensor<128x128xf16>
+}
+
+func.func @softmax_and_sum(%x: tensor<64x100xf32>) -> (tensor<64x100xf32>, tensor<f32>) {
+  %s = kf.softmax %x dim 1 : tensor<64x100xf32>
+  %t = kf.sum %x dims [0, 1] : tensor<64x100xf32>
+  return %s, %t : tensor<64x100xf32>, tensor<f32>
+}

@@ -1,0 +1,53 @@
+# Runs host-exp-same-bits.mlir's three functions on the same inputs with
+# kfuse-run on the CPU; compares them bit for bit, and with numpy's float64
+# exp in ulp of the f32 result.
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+out = sys.argv[1]
+lib = os.path.join(out, "p.so")
+rng = np.random.default_rng(29)
+
+
+def run(entry, inputs):
+    args = [sys.argv[2], lib, "--entry", entry, "--device=cpu", "--repeat=0"]
+    for k, a in enumerate(inputs):
+        path = os.path.join(out, f"{entry}_arg{k}.npy")
+        np.save(path, a)
+        args += ["--input", f"arg{k}={path}"]
+    result = os.path.join(out, f"{entry}_r.npy")
+    args += ["--output", f"result0={result}"]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    return np.load(result)
+
+
+x = rng.uniform(-87.0, 88.5, (5, 1003)).astype(np.float32)
+x[0, :6] = [0.0, -0.0, np.nan, -np.inf, np.inf, -104.5]
+x[4, -1] = 88.72  # the last element: a pointwise kernel's scalar tail
+zero = np.zeros((5, 1), np.float32)
+
+a = run("pointwise_exp", [x])
+b = run("row_exp", [x])
+c = run("broadcast_exp", [x, zero])
+
+
+def same(p, q):
+    nan = np.isnan(q)
+    return bool((np.isnan(p) == nan).all()) and p[~nan].tobytes() == q[~nan].tobytes()
+
+
+print("pointwise and row:", "same bits" if same(a, b) else "DIFFER")
+print("pointwise and broadcast:", "same bits" if same(a, c) else "DIFFER")
+
+finite = np.isfinite(x) & (x > -87.33) & (x < 88.72)
+exact = np.exp(x[finite].astype(np.float64))
+ulp = np.spacing(exact.astype(np.float32)).astype(np.float64)
+err = np.abs(a[finite].astype(np.float64) - exact) / ulp
+print("within 1.01 ulp of float64 exp:", "yes" if err.max() <= 1.01 else f"NO ({err.max()})")
+row0 = a[0, :6]
+ok = (row0[0] == 1 and row0[1] == 1 and np.isnan(row0[2]) and row0[3] == 0 and
+      np.isinf(row0[4]) and row0[4] > 0 and row0[5] == 0)
+print("specials:", "ok" if ok else f"WRONG {row0}")
