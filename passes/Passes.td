@@ -670,7 +670,7 @@ def KfMapKernelsToHost : Pass<"kf-map-kernels-to-host", "mlir::ModuleOp"> {
     mechanism (passes/launch/KernelsToLaunches.h): the same kernels, names
     and launches, so the report, the profiler and kernels.json read alike
     on both, but each kernel built for a CPU core a block
-    (passes/host/HostMappings.h): one thread a block, blocks sized for the
+    (passes/host/mappings/HostMappings.h): one thread a block, blocks sized for the
     caches and vector code in them (pointwise chunks of 16384 elements,
     transposes in tiles, rows several a block, full reductions in
     contiguous chunks combined in block order, matmuls register-tiled with

@@ -11,7 +11,7 @@
 #include "passes/Passes.h"
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/rows/RowKernels.h"
-#include "passes/host/HostMappings.h"
+#include "passes/host/mappings/HostMappings.h"
 #include "passes/launch/KernelsToLaunches.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -1,6 +1,6 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 
-// The host mapping of matmul kernels (passes/host/HostMatmul.cpp): a block
+// The host mapping of matmul kernels (passes/host/mappings/HostMatmul.cpp): a block
 // per 288x128 tile of C, one thread a block; B packed into 16-wide slivers
 // of 256 rows of K, A's rows into a 72-row buffer; a 6x16 register tile
 // of 12 vector<8xf32> accumulators (scf.for iter_args), each step a

@@ -1,4 +1,4 @@
-// Host matmul kernels (passes/host/HostMatmul.cpp: 6x16 register tiles of
+// Host matmul kernels (passes/host/mappings/HostMatmul.cpp: 6x16 register tiles of
 // vector FMAs, B packed in panels of K = 256, blocks of 288x128 of C) run
 // by kfuse-run on the CPU and compared with numpy (and with the unfused
 // program, --check): sizes that are not multiples of the register tile or

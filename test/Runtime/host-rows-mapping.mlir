@@ -1,6 +1,6 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 
-// The host mapping of a row kernel (passes/host/HostRows.cpp): blocks of
+// The host mapping of a row kernel (passes/host/mappings/HostRows.cpp): blocks of
 // rows, one thread a block; each row's passes in vector<8xf32> lanes. The
 // softmax below: max (four vector accumulators, a masked tail), exp and
 // sum in one loop (math.exp on vectors, which kf-host-math then writes

@@ -1,5 +1,5 @@
 // Row kernels and full reductions on the host runtime, mapped for a CPU
-// core (passes/host/HostRows.cpp, HostReductions.cpp: vector passes over
+// core (passes/host/mappings/HostRows.cpp, HostReductions.cpp: vector passes over
 // each row, rows and chunks spread over the cores), checked against numpy
 // and against the unfused CPU pipeline (--check) at odd widths: 1 column,
 // fewer than a vector (7), the masked tail (1000, 1025), dynamic rows.

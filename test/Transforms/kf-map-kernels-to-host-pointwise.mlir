@@ -1,6 +1,6 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 
-// The host runtime's flat mapping (passes/host/HostPointwise.cpp): a block
+// The host runtime's flat mapping (passes/host/mappings/HostPointwise.cpp): a block
 // is one thread computing 16384 consecutive elements, whole vectors of 8
 // f32 lanes (one AVX2 register) with vector arithmetic, then the elements
 // left one by one. The value the first op computes reaches the second in a

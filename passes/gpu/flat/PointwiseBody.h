@@ -1,7 +1,7 @@
 //===- PointwiseBody.h - the ops of a flat kernel for one element -*- C++ -*-===//
 //
 // What the GPU's flat mapping (PointwiseKernels.cpp) and the host's
-// (host/HostPointwise.cpp) emit for an element, or for a run of
+// (host/mappings/HostPointwise.cpp) emit for an element, or for a run of
 // consecutive elements, of a kernel's generics.
 //
 //===----------------------------------------------------------------------===//

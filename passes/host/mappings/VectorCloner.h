@@ -22,8 +22,8 @@
 // on the matmul's accumulators).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_HOST_VECTORCLONER_H
-#define KFUSE_PASSES_HOST_VECTORCLONER_H
+#ifndef KFUSE_PASSES_HOST_MAPPINGS_VECTORCLONER_H
+#define KFUSE_PASSES_HOST_MAPPINGS_VECTORCLONER_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
@@ -85,4 +85,4 @@ private:
 
 } // namespace kfuse::host
 
-#endif // KFUSE_PASSES_HOST_VECTORCLONER_H
+#endif // KFUSE_PASSES_HOST_MAPPINGS_VECTORCLONER_H

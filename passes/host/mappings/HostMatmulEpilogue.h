@@ -5,8 +5,8 @@
 // applied to a row segment of the accumulator tile before it is stored).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_HOST_HOSTMATMULEPILOGUE_H
-#define KFUSE_PASSES_HOST_HOSTMATMULEPILOGUE_H
+#ifndef KFUSE_PASSES_HOST_MAPPINGS_HOSTMATMULEPILOGUE_H
+#define KFUSE_PASSES_HOST_MAPPINGS_HOSTMATMULEPILOGUE_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/DenseSet.h"
@@ -68,4 +68,4 @@ mlir::Value loadLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer
 
 } // namespace kfuse::host::matmul
 
-#endif // KFUSE_PASSES_HOST_HOSTMATMULEPILOGUE_H
+#endif // KFUSE_PASSES_HOST_MAPPINGS_HOSTMATMULEPILOGUE_H

@@ -19,10 +19,10 @@
 // cloned straight into the launch as the GPU mapping does.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostMappings.h"
+#include "passes/host/mappings/HostMappings.h"
 #include "passes/launch/MappingUtils.h"
 #include "passes/gpu/flat/PointwiseBody.h"
-#include "passes/host/HostVectorBody.h"
+#include "passes/host/mappings/HostVectorBody.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -14,11 +14,11 @@
 // works on the kernel's ops together, which is what fusion needs here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_HOST_HOSTROWEMITTER_H
-#define KFUSE_PASSES_HOST_HOSTROWEMITTER_H
+#ifndef KFUSE_PASSES_HOST_MAPPINGS_HOSTROWEMITTER_H
+#define KFUSE_PASSES_HOST_MAPPINGS_HOSTROWEMITTER_H
 
 #include "passes/gpu/rows/RowEmitter.h"
-#include "passes/host/VectorCloner.h"
+#include "passes/host/mappings/VectorCloner.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -138,4 +138,4 @@ void runRowPass(mlir::OpBuilder &b, mlir::Location loc, const rows::Layout &layo
 
 } // namespace kfuse::host
 
-#endif // KFUSE_PASSES_HOST_HOSTROWEMITTER_H
+#endif // KFUSE_PASSES_HOST_MAPPINGS_HOSTROWEMITTER_H

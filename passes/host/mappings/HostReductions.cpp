@@ -13,8 +13,8 @@
 // isVectorizable refuses.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostMappings.h"
-#include "passes/host/HostRowEmitter.h"
+#include "passes/host/mappings/HostMappings.h"
+#include "passes/host/mappings/HostRowEmitter.h"
 #include "passes/launch/LastBlockTicket.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

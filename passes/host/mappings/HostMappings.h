@@ -7,8 +7,8 @@
 // GPU's threads run one after the other.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_HOST_HOSTMAPPINGS_H
-#define KFUSE_PASSES_HOST_HOSTMAPPINGS_H
+#ifndef KFUSE_PASSES_HOST_MAPPINGS_HOSTMAPPINGS_H
+#define KFUSE_PASSES_HOST_MAPPINGS_HOSTMAPPINGS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -46,4 +46,4 @@ void mapMatmulKernel(mlir::OpBuilder &b, mlir::StringAttr name,
 
 } // namespace kfuse::host
 
-#endif // KFUSE_PASSES_HOST_HOSTMAPPINGS_H
+#endif // KFUSE_PASSES_HOST_MAPPINGS_HOSTMAPPINGS_H

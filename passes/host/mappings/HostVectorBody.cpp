@@ -1,5 +1,5 @@
 //===- HostVectorBody.cpp - a flat kernel's ops on vectors, for the CPU ---===//
-#include "passes/host/HostVectorBody.h"
+#include "passes/host/mappings/HostVectorBody.h"
 #include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -1,5 +1,5 @@
 //===- VectorCloner.cpp - the host's one vectorizer of linalg bodies ------===//
-#include "passes/host/VectorCloner.h"
+#include "passes/host/mappings/VectorCloner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -10,9 +10,9 @@
 // micro-kernel holds.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostMatmulEpilogue.h"
+#include "passes/host/mappings/HostMatmulEpilogue.h"
 
-#include "passes/host/VectorCloner.h"
+#include "passes/host/mappings/VectorCloner.h"
 #include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"

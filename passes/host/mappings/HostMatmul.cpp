@@ -31,8 +31,8 @@
 // correct, slow).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostMappings.h"
-#include "passes/host/HostMatmulEpilogue.h"
+#include "passes/host/mappings/HostMappings.h"
+#include "passes/host/mappings/HostMatmulEpilogue.h"
 
 #include "passes/launch/MappingUtils.h"
 #include "passes/gpu/matmul/MatmulKernels.h"

@@ -6,11 +6,11 @@
 // CPU core runs them in its vector registers.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KFUSE_PASSES_HOST_HOSTVECTORBODY_H
-#define KFUSE_PASSES_HOST_HOSTVECTORBODY_H
+#ifndef KFUSE_PASSES_HOST_MAPPINGS_HOSTVECTORBODY_H
+#define KFUSE_PASSES_HOST_MAPPINGS_HOSTVECTORBODY_H
 
 #include "passes/gpu/flat/PointwiseBody.h"
-#include "passes/host/VectorCloner.h"
+#include "passes/host/mappings/VectorCloner.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
@@ -64,4 +64,4 @@ void mapTransposeKernel(mlir::OpBuilder &b, mlir::StringAttr name,
 
 } // namespace kfuse::host
 
-#endif // KFUSE_PASSES_HOST_HOSTVECTORBODY_H
+#endif // KFUSE_PASSES_HOST_MAPPINGS_HOSTVECTORBODY_H

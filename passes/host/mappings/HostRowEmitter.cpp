@@ -1,5 +1,5 @@
 //===- HostRowEmitter.cpp - vector passes over a row on a CPU core --------===//
-#include "passes/host/HostRowEmitter.h"
+#include "passes/host/mappings/HostRowEmitter.h"
 
 
 #include <functional>

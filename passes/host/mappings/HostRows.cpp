@@ -15,8 +15,8 @@
 // thread a block, a block per row). isVectorizable says which.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostMappings.h"
-#include "passes/host/HostRowEmitter.h"
+#include "passes/host/mappings/HostMappings.h"
+#include "passes/host/mappings/HostRowEmitter.h"
 
 using namespace mlir;
 using namespace kfuse::host::rows;

@@ -14,7 +14,7 @@
 // f16/bf16 values accumulate in f32.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostRowEmitter.h"
+#include "passes/host/mappings/HostRowEmitter.h"
 
 using namespace mlir;
 using namespace kfuse::host::rows;

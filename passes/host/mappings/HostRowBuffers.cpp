@@ -7,7 +7,7 @@
 // them for less than the store and the load (recomputableBuffers).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostRowEmitter.h"
+#include "passes/host/mappings/HostRowEmitter.h"
 
 using namespace mlir;
 using namespace kfuse::host::rows;

@@ -10,7 +10,7 @@
 // the kernel's other ops computed on those vectors.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/host/HostVectorBody.h"
+#include "passes/host/mappings/HostVectorBody.h"
 #include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
