@@ -39,6 +39,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <sys/mman.h>
 #include <vector>
 
 namespace {
@@ -388,6 +389,33 @@ CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
   *ms = float(*static_cast<double *>(b) - *static_cast<double *>(a));
   return 0;
 }
+/// Device memory, `bytes` rounded up to 256 (at least 256, so that every
+/// buffer has an address of its own): addresses that grow with the
+/// allocation order, as a fresh device's allocator gives them, so that
+/// what depends on their order (the runtime's caching allocator hands out
+/// the lowest free address of a size) is the same in every process,
+/// whatever the host heap did before (a graph capture allocates host
+/// memory; the heap's addresses then came in another order). One
+/// reservation of address space, its pages host memory once touched; where
+/// it cannot be had (a ulimit -v, strict overcommit), the heap's addresses.
+void *deviceMemory(size_t bytes) {
+  static constexpr size_t kReserve = size_t(1) << 40; // 1 TiB of addresses
+  static char *base = [] {
+    void *m = mmap(nullptr, kReserve, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return m == MAP_FAILED ? nullptr : static_cast<char *>(m);
+  }();
+  static size_t used = 0;
+  size_t rounded = bytes == 0 ? 256 : (bytes + 255) / 256 * 256;
+  if (!base)
+    return std::aligned_alloc(256, rounded);
+  if (rounded > kReserve - used)
+    return nullptr;
+  void *m = base + used;
+  used += rounded;
+  return m;
+}
+
 CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
   INJECT(cuMemAlloc);
   if (refusedInCapture("cuMemAlloc"))
@@ -400,7 +428,7 @@ CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
     log("cuMemAlloc %zu bytes -> out of memory (%zu in use)", bytes, size_t(bytesInUse));
     return 2;
   }
-  void *m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  void *m = deviceMemory(bytes);
   if (!m) {
     log("cuMemAlloc %zu bytes -> out of memory", bytes);
     return 2;
