@@ -49,8 +49,9 @@ def Kf_KernelMapping : I32EnumAttr<"KernelMapping", "how a kernel is launched", 
 // Which design of its mapping a kernel runs, where a mapping has several:
 // chosen with the mapping, on tensors, from the typed GPU target
 // (kf-assign-kernel-mappings); the emitters build what it names and choose
-// nothing. Only the GPU's matmul has variants so far (the host runtime
-// runs its own matmul, HostMatmul.cpp, and records none).
+// nothing. The GPU's matmul and row kernels have variants (the host
+// runtime runs its own matmul, HostMatmul.cpp, and its rows one thread a
+// row: it records none).
 def Kf_KernelVariant : I32EnumAttr<"KernelVariant", "which design of its mapping a kernel runs", [
   // mma.sync.m16n8k16 (f16, bf16; TF32 with --tf32) fed by ldmatrix and
   // cp.async: a chip from sm_80 (MatmulTensorCore.cpp).
@@ -59,6 +60,15 @@ def Kf_KernelVariant : I32EnumAttr<"KernelVariant", "which design of its mapping
   I32EnumAttrCase<"Simt", 1, "simt">,
   // The 16x16 shared-memory tile, one output a thread (MatmulReference.cpp).
   I32EnumAttrCase<"Reference", 2, "reference">,
+  // A row kernel (row, row_chain) whose row stays on chip: each op's values
+  // in registers, or recomputed from the inputs a pass over a row too long
+  // for them (RowOnChip.h); only the kernel's results reach memory.
+  I32EnumAttrCase<"OnChip", 3, "on_chip">,
+  // A row kernel whose ops hand their values on through global memory, a
+  // barrier after each op (RowKernels.cpp): where the ops read each other
+  // in a way the on-chip form does not follow (a row value read at another
+  // row, through a view it cannot index).
+  I32EnumAttrCase<"ThroughMemory", 4, "through_memory">,
 ]> {
   let cppNamespace = "::kfuse::kf";
 }

@@ -286,11 +286,17 @@ LogicalResult KernelOp::verify() {
     return emitOpError("yields ")
            << yield.getValues().getTypes() << " but its results are "
            << getResultTypes();
-  // A variant is a design of the matmul mapping (KfAttrs.td).
-  if (getVariant() && getMapping() != KernelMapping::Matmul)
-    return emitOpError("has variant '")
-           << stringifyKernelVariant(*getVariant())
-           << "', which only a kernel of mapping matmul can have";
+  // A variant is a design of its mapping (KfAttrs.td): a matmul's tile
+  // design, a row kernel's on-chip or through-memory form.
+  if (std::optional<KernelVariant> variant = getVariant()) {
+    bool matmulDesign = *variant == KernelVariant::TensorCore ||
+                        *variant == KernelVariant::Simt || *variant == KernelVariant::Reference;
+    bool rows = getMapping() == KernelMapping::Row || getMapping() == KernelMapping::RowChain;
+    if (matmulDesign ? getMapping() != KernelMapping::Matmul : !rows)
+      return emitOpError("has variant '")
+             << stringifyKernelVariant(*variant) << "', which only a kernel of mapping "
+             << (matmulDesign ? "matmul" : "row or row_chain") << " can have";
+  }
   return success();
 }
 

@@ -742,7 +742,8 @@ def Kf_KernelOp : Kf_Op<"kernel", [
     report's); `mapping`, once decided (before bufferization), says how the
     kernel is launched: flat, row, grid_reduction, row_chain, matmul or
     serial; `variant`, decided with it for a mapping of several designs,
-    which one (a GPU matmul: tensor_core, simt or reference).
+    which one (a GPU matmul: tensor_core, simt or reference; a GPU row or
+    row_chain kernel: on_chip or through_memory).
 
     ```mlir
     %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32>

@@ -166,10 +166,14 @@ struct KfAssignKernelMappingsPass
                               << kfuse::kf::stringifyKernelMapping(*mapping) << "\n");
       kernel.setMapping(*mapping);
       // The design too, once: the emitters build what it names. The host
-      // runtime runs its own matmul (HostMatmul.cpp) and records none.
+      // runtime runs its own matmul (HostMatmul.cpp) and its rows a thread
+      // a row: it records none.
       if (*mapping == KernelMapping::Matmul && !serialFallback)
         kernel.setVariant(
             kfuse::gpu::chooseMatmulVariant(ops, target, design, tf32));
+      if ((*mapping == KernelMapping::Row || *mapping == KernelMapping::RowChain) &&
+          !serialFallback)
+        kernel.setVariant(kfuse::gpu::chooseRowVariant(ops));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -45,20 +45,28 @@ public:
                      ArrayRef<linalg::GenericOp> ops) const override {
     return kfuse::gpu::mapPointwiseKernel(b, name, ops, blockSize, vectorWidth);
   }
-  /// A block per row, the row on chip where it fits.
-  LogicalResult row(RewriterBase &b, StringAttr name,
+  /// A block per row, on chip or through memory as the recorded variant
+  /// says.
+  LogicalResult row(RewriterBase &b, KernelOp kernel,
                     ArrayRef<linalg::LinalgOp> ops) const override {
-    kfuse::gpu::mapRowKernel(b, name, ops, target);
-    return success();
+    FailureOr<kfuse::kf::KernelVariant> variant = rowVariant(kernel);
+    if (failed(variant))
+      return failure();
+    return success(succeeded(
+        kfuse::gpu::mapRowKernel(b, kernel.getSymNameAttr(), ops, target, *variant)));
   }
   LogicalResult gridReduction(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
                               FlatSymbolRefAttr ticket) const override {
     kfuse::gpu::mapGridReductionKernel(b, name, ops, target, ticket);
     return success();
   }
-  LogicalResult rowChain(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+  LogicalResult rowChain(RewriterBase &b, KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                          FlatSymbolRefAttr ticket) const override {
-    return kfuse::gpu::mapRowChainKernel(b, name, ops, target, ticket);
+    FailureOr<kfuse::kf::KernelVariant> variant = rowVariant(kernel);
+    if (failed(variant))
+      return failure();
+    return kfuse::gpu::mapRowChainKernel(b, kernel.getSymNameAttr(), ops, target, *variant,
+                                         ticket);
   }
   /// Tiles of the result, as the recorded variant says.
   LogicalResult matmul(RewriterBase &b, KernelOp kernel,
@@ -70,13 +78,17 @@ public:
     kfuse::gpu::mapMatmulKernel(b, kernel.getSymNameAttr(), ops, target, *variant);
     return success();
   }
-  LogicalResult serial(RewriterBase &b, StringAttr name,
-                       ArrayRef<linalg::LinalgOp> ops) const override {
-    kfuse::gpu::mapSerialKernel(b, name, ops);
-    return success();
-  }
 
 private:
+  /// The form kf-assign-kernel-mappings chose for a row kernel's rows.
+  static FailureOr<kfuse::kf::KernelVariant> rowVariant(KernelOp kernel) {
+    std::optional<kfuse::kf::KernelVariant> variant = kernel.getVariant();
+    if (!variant)
+      return kernel.emitError() << kPass << ": row kernel '" << kernel.getSymName()
+                                << "' has no variant (kf-assign-kernel-mappings chooses it)";
+    return *variant;
+  }
+
   kfuse::launch::GpuLaunchTarget target;
   unsigned blockSize, vectorWidth;
 };

@@ -37,9 +37,11 @@ public:
                      ArrayRef<linalg::GenericOp> ops) const override {
     return kfuse::host::mapPointwiseKernel(b, name, ops);
   }
-  LogicalResult row(RewriterBase &b, StringAttr name,
+  /// The host has one form of rows (a thread a row, through memory):
+  /// kf-assign-kernel-mappings records no variant for them.
+  LogicalResult row(RewriterBase &b, KernelOp kernel,
                     ArrayRef<linalg::LinalgOp> ops) const override {
-    kfuse::host::mapRowKernel(b, name, ops);
+    kfuse::host::mapRowKernel(b, kernel.getSymNameAttr(), ops);
     return success();
   }
   LogicalResult gridReduction(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
@@ -48,20 +50,16 @@ public:
     return success();
   }
   /// The rows on one thread each, the final part on the last block's.
-  LogicalResult rowChain(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+  LogicalResult rowChain(RewriterBase &b, KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                          FlatSymbolRefAttr ticket) const override {
-    return kfuse::gpu::mapRowChainKernel(b, name, ops, target, ticket);
+    return kfuse::gpu::mapRowChainKernel(b, kernel.getSymNameAttr(), ops, target,
+                                         kfuse::kf::KernelVariant::ThroughMemory, ticket);
   }
   /// The host has one matmul design: kf-assign-kernel-mappings records no
   /// variant for it.
   LogicalResult matmul(RewriterBase &b, KernelOp kernel,
                        ArrayRef<linalg::LinalgOp> ops) const override {
     kfuse::host::mapMatmulKernel(b, kernel.getSymNameAttr(), ops);
-    return success();
-  }
-  LogicalResult serial(RewriterBase &b, StringAttr name,
-                       ArrayRef<linalg::LinalgOp> ops) const override {
-    kfuse::gpu::mapSerialKernel(b, name, ops);
     return success();
   }
 

@@ -2,6 +2,7 @@
 #include "passes/launch/KernelsToLaunches.h"
 
 #include "passes/launch/LastBlockTicket.h"
+#include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -14,6 +15,23 @@ using kfuse::kf::KernelOp;
 KernelLauncher::~KernelLauncher() = default;
 
 namespace {
+
+/// Runs the ops of a kernel no mapping serves (the serial mapping, the
+/// host runtime's fallback) as one launch of one thread: the ops move into
+/// the launch unchanged and become loops later. The same on every target,
+/// so the mechanism's, not a launcher's.
+void launchSerially(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops) {
+  OpBuilder::InsertionGuard guard(b);
+  linalg::LinalgOp last = ops.back();
+  Location loc = last.getLoc();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto launch =
+      kfuse::gpu::buildKernelLaunch(b, loc, name.getValue(), {one, one, one, one, one, one});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  auto terminator = mlir::gpu::TerminatorOp::create(b, loc);
+  for (linalg::LinalgOp op : ops)
+    b.moveOpBefore(op, terminator);
+}
 
 /// Fills as generics without inputs (the value used from above), so that
 /// the flat mapping runs them.
@@ -101,15 +119,16 @@ struct KernelToLaunch : OpRewritePattern<KernelOp> {
     }
     switch (mapping) {
     case KernelMapping::Row:
-      return launcher.row(rewriter, name, ops);
+      return launcher.row(rewriter, kernel, ops);
     case KernelMapping::GridReduction:
       return launcher.gridReduction(rewriter, name, ops, tickets.lookup(kernel));
     case KernelMapping::RowChain:
-      return launcher.rowChain(rewriter, name, ops, tickets.lookup(kernel));
+      return launcher.rowChain(rewriter, kernel, ops, tickets.lookup(kernel));
     case KernelMapping::Matmul:
       return launcher.matmul(rewriter, kernel, ops);
     case KernelMapping::Serial:
-      return launcher.serial(rewriter, name, ops);
+      launchSerially(rewriter, name, ops);
+      return success();
     case KernelMapping::Flat:
       break;
     }

@@ -11,7 +11,9 @@
 // The mechanism: every kernel must have a mapping and be bufferized; a
 // kernel whose last block finishes the work (grid_reduction, row_chain)
 // gets its ticket counter (LastBlockTicket.h); a reduction or matmul
-// kernel that lost its reduction on buffers runs flat; the kernels'
+// kernel that lost its reduction on buffers runs flat; a kernel no mapping
+// serves (`serial`, the host runtime's fallback) runs as one launch of one
+// thread on any target, its ops moved in unchanged; the kernels'
 // boundaries go; buffers no launch uses any more (an intermediate a
 // mapping keeps on chip) are erased with their frees.
 //
@@ -40,20 +42,19 @@ public:
   /// Pointwise and transpose kernels (fills already generics).
   virtual mlir::LogicalResult flat(mlir::RewriterBase &b, mlir::StringAttr name,
                                    llvm::ArrayRef<mlir::linalg::GenericOp> ops) const = 0;
-  virtual mlir::LogicalResult row(mlir::RewriterBase &b, mlir::StringAttr name,
+  /// Row kernels and row chains: `kernel` for its variant
+  /// (kf-assign-kernel-mappings' choice).
+  virtual mlir::LogicalResult row(mlir::RewriterBase &b, kf::KernelOp kernel,
                                   llvm::ArrayRef<mlir::linalg::LinalgOp> ops) const = 0;
   /// `ticket`: the kernel's counter (LastBlockTicket.h).
   virtual mlir::LogicalResult gridReduction(mlir::RewriterBase &b, mlir::StringAttr name,
                                             llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                                             mlir::FlatSymbolRefAttr ticket) const = 0;
-  virtual mlir::LogicalResult rowChain(mlir::RewriterBase &b, mlir::StringAttr name,
+  virtual mlir::LogicalResult rowChain(mlir::RewriterBase &b, kf::KernelOp kernel,
                                        llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                                        mlir::FlatSymbolRefAttr ticket) const = 0;
   /// `kernel` for its variant (kf-assign-kernel-mappings' choice).
   virtual mlir::LogicalResult matmul(mlir::RewriterBase &b, kf::KernelOp kernel,
-                                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops) const = 0;
-  /// Kernels no mapping serves (the host runtime's fallback).
-  virtual mlir::LogicalResult serial(mlir::RewriterBase &b, mlir::StringAttr name,
                                      llvm::ArrayRef<mlir::linalg::LinalgOp> ops) const = 0;
 };
 

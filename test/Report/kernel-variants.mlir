@@ -4,7 +4,11 @@
 // The expected variants follow the rules the pass documents: sm_75 has no
 // tensor cores (SIMT); from sm_80 f16 and bf16 matmuls take them, f32 only
 // with tf32; matmul=reference gives every matmul the reference. A softmax
-// over rows is a row kernel, a sum of everything a grid reduction.
+// over rows is a row kernel, a sum of everything a grid reduction. A row
+// kernel's rows stay on chip where the on-chip form follows how its ops
+// read each other, and go through memory where it does not: a row value
+// read back through a view whose stride is dynamic (the column sums of a
+// dynamic log_softmax over dim 0, kept as 1 x ?).
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_75" -o /dev/null | FileCheck %s --check-prefix=SM75
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80" -o /dev/null | FileCheck %s --check-prefix=SM80
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80 tf32=true" -o /dev/null | FileCheck %s --check-prefix=TF32
@@ -17,9 +21,17 @@
 // SM75: runs as matmul, variant simt on sm_75
 // SM75-LABEL: function @softmax_and_sum
 // SM75: (reduction): ops max, sub, exp, sum, div
-// SM75: runs as row{{$}}
+// SM75: runs as row, variant on_chip on sm_75
 // SM75: (reduction): ops sum
 // SM75: runs as grid_reduction{{$}}
+// SM75-LABEL: function @sum_of_row_sums
+// SM75: runs as row_chain, variant on_chip on sm_75
+// SM75-LABEL: function @log_softmax_cols_dynamic
+// SM75: (reduction): ops max, sub, exp, sum, log, sub
+// SM75: runs as row, variant through_memory on sm_75
+// SM75-LABEL: function @log_softmax_cols_static
+// SM75: (reduction): ops max, sub, exp, sum, log, sub
+// SM75: runs as row, variant on_chip on sm_75
 
 // SM80-LABEL: function @f32_matmul
 // SM80: runs as matmul, variant simt on sm_80
@@ -46,6 +58,14 @@
 // JSON: "gpu_chip": "sm_80"
 // JSON: "mapping": "matmul"
 // JSON: "variant": "tensor_core"
+// JSON: "mapping": "row"
+// JSON: "variant": "on_chip"
+// JSON: "mapping": "grid_reduction"
+// JSON-NOT: "variant"
+// JSON: "mapping": "row_chain"
+// JSON: "variant": "on_chip"
+// JSON: "mapping": "row"
+// JSON: "variant": "through_memory"
 
 // A chip kfuse does not emit for, and a matmul design it does not have,
 // are refused before any IR is touched, naming the option.
@@ -68,4 +88,20 @@ func.func @softmax_and_sum(%x: tensor<64x100xf32>) -> (tensor<64x100xf32>, tenso
   %s = kf.softmax %x dim 1 : tensor<64x100xf32>
   %t = kf.sum %x dims [0, 1] : tensor<64x100xf32>
   return %s, %t : tensor<64x100xf32>, tensor<f32>
+}
+
+func.func @sum_of_row_sums(%x: tensor<64x100xf32>) -> tensor<f32> {
+  %s = kf.sum %x dims [1] : tensor<64x100xf32>
+  %t = kf.sum %s dims [0] : tensor<64xf32>
+  return %t : tensor<f32>
+}
+
+func.func @log_softmax_cols_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %l = kf.log_softmax %x dim 0 : tensor<?x?xf32>
+  return %l : tensor<?x?xf32>
+}
+
+func.func @log_softmax_cols_static(%x: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  %l = kf.log_softmax %x dim 0 : tensor<5x3xf32>
+  return %l : tensor<5x3xf32>
 }

@@ -44,7 +44,50 @@
 // HOST: gpu.terminator
 func.func @row(%x: memref<4x8xf32>, %s: memref<4xf32>, %y: memref<4x8xf32>) {
   %zero = arith.constant 0.0 : f32
-  kf.kernel "reduction_sum_div_0" kind reduction mapping row {
+  kf.kernel "reduction_sum_div_0" kind reduction mapping row variant on_chip {
+    linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : memref<4x8xf32>, memref<4xf32>) outs(%y : memref<4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %v = arith.divf %a, %b : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// The same kernel, through memory (the variant kf-assign-kernel-mappings
+// chooses where the on-chip form does not follow the ops): each op runs
+// over the row in turn with a barrier after it, the sum goes to %s and the
+// divide loads it back from there.
+// CHECK-LABEL: func.func @row_through_memory
+// CHECK-SAME: (%[[X:.*]]: memref<4x8xf32>, %[[S:.*]]: memref<4xf32>, %[[Y:.*]]: memref<4x8xf32>)
+// CHECK: gpu.launch
+// CHECK-SAME: function(@reduction_sum_div_0)
+// CHECK-SAME: workgroup(
+// CHECK: memref.load %[[X]]
+// CHECK: gpu.shuffle xor
+// CHECK: memref.store %{{.*}}, %[[S]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[S]]
+// CHECK: arith.divf
+// CHECK: memref.store %{{.*}}, %[[Y]]
+// CHECK: gpu.terminator
+// CHECK-NOT: kf.kernel
+// CHECK: return
+// HOST-LABEL: func.func @row_through_memory
+// HOST: gpu.launch
+// HOST-NOT: gpu.shuffle
+// HOST: gpu.terminator
+func.func @row_through_memory(%x: memref<4x8xf32>, %s: memref<4xf32>, %y: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "reduction_sum_div_0" kind reduction mapping row variant through_memory {
     linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8xf32>) outs(%s : memref<4xf32>) {
     ^bb0(%a: f32, %o: f32):

@@ -34,7 +34,7 @@
 // GPU: gpu.terminator
 func.func @sum_sum(%x: memref<4x8xf32>, %r: memref<4xf32>, %t: memref<f32>) {
   %zero = arith.constant 0.0 : f32
-  kf.kernel "reduction_sum_sum_0" kind reduction mapping row_chain {
+  kf.kernel "reduction_sum_sum_0" kind reduction mapping row_chain variant on_chip {
     linalg.fill ins(%zero : f32) outs(%r : memref<4xf32>)
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8xf32>) outs(%r : memref<4xf32>) {
     ^bb0(%a: f32, %acc: f32):

@@ -43,6 +43,13 @@ const char *mappingRule(kf::KernelMapping m, std::optional<kf::KernelVariant> va
     return "the iteration space flattened, a few elements a thread (a 128-bit "
            "vector where the innermost dim allows), a 1-D grid over it";
   case kf::KernelMapping::Row:
+    if (variant == kf::KernelVariant::OnChip)
+      return "a block per row of the reductions, its threads striding over the row, "
+             "each op's values kept in registers (or recomputed from the inputs in "
+             "each pass over a row too long for them): only the results reach memory";
+    if (variant == kf::KernelVariant::ThroughMemory)
+      return "a block per row of the reductions, its threads striding over the row, "
+             "each op's values handed on through global memory, a barrier after each op";
     return "a block per row of the reductions, its threads striding over the row";
   case kf::KernelMapping::GridReduction:
     return "blocks stride over the whole tensor, each writes a partial; the last "
@@ -69,6 +76,9 @@ const char *mappingRule(kf::KernelMapping m, std::optional<kf::KernelVariant> va
   case kf::KernelMapping::Serial:
     return "one launch of one thread (host runtime only: no mapping serves it)";
   case kf::KernelMapping::RowChain:
+    if (variant == kf::KernelVariant::OnChip)
+      return "a block per row of the row reductions, the row kept on chip; the last "
+             "block to finish runs the final reduction over the rows' results";
     return "a block per row of the row reductions; the last block to finish runs "
            "the final reduction over the rows' results";
   }
@@ -371,19 +381,21 @@ llvm::json::Object kernelsOf(ModuleOp kernelsModule, StringRef name,
 } // namespace
 
 /// The variant of each GPU kernel of `kernels` that has one, as the Gpu
-/// stage chooses it (mappingsOf). Only matmuls have variants: a module
-/// without one is not analysed (the 3,400 kernels of an eager 1,000-op
-/// program would be, twice).
+/// stage chooses it (mappingsOf). Only matmuls and row kernels have
+/// variants: a module without a matmul or a reduction is not analysed (the
+/// 3,400 kernels of an eager 1,000-op pointwise program would be, twice).
 llvm::StringMap<kf::KernelVariant> gpuVariantsOf(ModuleOp kernels,
                                                  const gpu::GpuTarget &target, bool tf32) {
   llvm::StringMap<kf::KernelVariant> out;
-  bool matmuls = kernels
-                     .walk([](kf::KernelOp k) {
-                       return k.getKind() == kf::KernelKind::Matmul ? WalkResult::interrupt()
-                                                                    : WalkResult::advance();
-                     })
-                     .wasInterrupted();
-  if (!matmuls)
+  bool varied = kernels
+                    .walk([](kf::KernelOp k) {
+                      return k.getKind() == kf::KernelKind::Matmul ||
+                                     k.getKind() == kf::KernelKind::Reduction
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    })
+                    .wasInterrupted();
+  if (!varied)
     return out;
   for (const auto &[name, choice] : mappingsOf(kernels, target, tf32))
     if (choice.variant)

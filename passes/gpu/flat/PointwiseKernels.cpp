@@ -302,20 +302,3 @@ LogicalResult kfuse::gpu::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   mlir::gpu::TerminatorOp::create(b, loc);
   return success();
 }
-
-/// Runs the ops of a kernel no mapping serves (the serial mapping, host CPU
-/// only) as one launch of one thread: the ops move into the launch
-/// unchanged and become loops later.
-void kfuse::gpu::mapSerialKernel(RewriterBase &b, StringAttr name,
-                                 ArrayRef<linalg::LinalgOp> ops) {
-  OpBuilder::InsertionGuard guard(b);
-  linalg::LinalgOp last = ops.back();
-  Location loc = last.getLoc();
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto launch =
-      buildKernelLaunch(b, loc, name.getValue(), {one, one, one, one, one, one});
-  b.setInsertionPointToStart(&launch.getBody().front());
-  auto terminator = mlir::gpu::TerminatorOp::create(b, loc);
-  for (linalg::LinalgOp op : ops)
-    b.moveOpBefore(op, terminator);
-}

@@ -35,12 +35,6 @@ mapPointwiseKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                    llvm::ArrayRef<mlir::linalg::GenericOp> ops,
                    unsigned blockSize, unsigned vectorWidth);
 
-/// Runs the ops of a kernel no mapping serves (the serial mapping, host CPU
-/// only) as one launch of one thread, built at `rewriter`'s insertion
-/// point: the ops move into the launch unchanged and become loops later.
-void mapSerialKernel(mlir::RewriterBase &rewriter, mlir::StringAttr name,
-                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
-
 } // namespace kfuse::gpu
 
 #endif // KFUSE_PASSES_GPU_FLAT_POINTWISEKERNELS_H

@@ -196,7 +196,8 @@ void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> 
 using namespace rows;
 
 LogicalResult mapRowChainKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                                const launch::LaunchTarget &target, FlatSymbolRefAttr ticket) {
+                                const launch::LaunchTarget &target, kf::KernelVariant variant,
+                                FlatSymbolRefAttr ticket) {
   linalg::LinalgOp last = ops.back();
   Location loc = last.getLoc();
   std::optional<ChainSplit> chain = splitRowChain(ops);
@@ -224,8 +225,7 @@ LogicalResult mapRowChainKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::
     emitFinalPart(tb, loc, ops, chain->finalOps, tid, launch.getBlockSize().x,
                   shared.take_front(numCombine), target);
   };
-  mapRowKernel(b, name, chain->rowOps, target, &tail);
-  return success();
+  return success(succeeded(mapRowKernel(b, name, chain->rowOps, target, variant, &tail)));
 }
 
 } // namespace kfuse::gpu

@@ -5,10 +5,12 @@
 // over the same rows) must stay one launch, each row's reductions visible
 // to the ops after them. So this mapping is written directly: a block per
 // row. On the GPU the row stays on chip (RowOnChip.h: registers, or passes
-// that recompute from the inputs); the form here, each op in program order
-// with a barrier after it and intermediates through global memory, serves
-// the host runtime (one thread a block) and kernels whose buffers alias in
-// a way the on-chip plan does not follow.
+// that recompute from the inputs; variant on_chip); the form here, each op
+// in program order with a barrier after it and intermediates through
+// global memory (variant through_memory), serves the host runtime (one
+// thread a block) and kernels whose ops read each other in a way the
+// on-chip form does not follow. kf-assign-kernel-mappings chooses between
+// them, on tensors (chooseRowVariant).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/rows/RowKernels.h"
@@ -301,29 +303,48 @@ FailureOr<RowLaunch> checkRowKernel(ArrayRef<linalg::LinalgOp> ops,
   return gridReductionOf(ops, layout) ? RowLaunch::GridReduction : RowLaunch::BlockPerRow;
 }
 
+kf::KernelVariant chooseRowVariant(ArrayRef<linalg::LinalgOp> ops) {
+  std::optional<ChainSplit> chain = splitRowChain(ops);
+  ArrayRef<linalg::LinalgOp> rowOps = chain ? ArrayRef(chain->rowOps) : ops;
+  linalg::LinalgOp first;
+  Layout layout = layoutOf(rowOps, first);
+  return followsOnChip(rowOps, layout) ? kf::KernelVariant::OnChip
+                                       : kf::KernelVariant::ThroughMemory;
+}
+
 void mapGridReductionKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
                             const launch::LaunchTarget &target, FlatSymbolRefAttr ticket) {
   linalg::LinalgOp first;
   Layout layout = layoutOf(ops, first);
   // Canonicalization on buffers may have made a dim static that the
-  // decision saw dynamic; one block then serves the (one) row as well.
+  // decision saw dynamic; one block then serves the (one) row as well, in
+  // the form that needs no plan (no variant was chosen for it).
   if (linalg::GenericOp reduction = gridReductionOf(ops, layout))
     return mapGridReduction(b, name, ops, reduction, layout, target, ticket);
-  mapRowKernel(b, name, ops, target);
+  (void)mapRowKernel(b, name, ops, target, kf::KernelVariant::ThroughMemory);
 }
 
-Value mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                   const launch::LaunchTarget &target, const RowKernelTail *tail) {
+FailureOr<Value> mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                              const launch::LaunchTarget &target, kf::KernelVariant variant,
+                              const RowKernelTail *tail) {
   OpBuilder::InsertionGuard guard(b);
   linalg::LinalgOp first, last = ops.back();
   Layout layout = layoutOf(ops, first);
-  // Cooperating threads keep the row on chip (RowOnChip.h) unless the
-  // buffers alias in a way it does not follow; then the form below: each
-  // op's values through global memory, a barrier after each op.
-  if (target.hasCooperativeThreads())
-    if (FailureOr<RowPlan> plan = planRowKernel(ops, layout); succeeded(plan))
-      return emitRowOnChip(b, name, *plan, layout, target, tail);
   Location loc = last.getLoc();
+  // On chip (RowOnChip.h), as chosen on tensors; followsOnChip gave each
+  // value a buffer of its own, so the plan follows them on buffers too.
+  if (variant == kf::KernelVariant::OnChip) {
+    FailureOr<RowPlan> plan = planRowKernel(ops, layout);
+    if (failed(plan) || !target.hasCooperativeThreads())
+      return emitError(loc, "kernel '")
+             << name.getValue() << "' (variant on_chip): "
+             << (failed(plan) ? "its buffers alias in a way the on-chip form does not follow"
+                              : "the target's threads do not cooperate");
+    return emitRowOnChip(b, name, *plan, layout, target, tail);
+  }
+  assert(variant == kf::KernelVariant::ThroughMemory && "a row kernel's variant");
+  // Through memory: each op's values through global memory, a barrier
+  // after each op.
 
   // Rows, columns and the launch: a block per row; a warp for short rows
   // (threads = the columns rounded up to 32, at most block-size).

@@ -2,6 +2,7 @@
 #ifndef KFUSE_PASSES_GPU_ROWS_ROWKERNELS_H
 #define KFUSE_PASSES_GPU_ROWS_ROWKERNELS_H
 
+#include "dialect/Kf/KfOps.h"
 #include "passes/launch/LaunchTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,6 +33,11 @@ mlir::FailureOr<RowLaunch>
 checkRowKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                llvm::function_ref<mlir::InFlightDiagnostic()> refuse);
 
+/// The form of a row kernel's (or a row chain's) rows on the GPU, chosen
+/// once, on tensors: on_chip where the on-chip form follows how its ops
+/// read each other (RowOnChip.h: followsOnChip), else through_memory.
+kf::KernelVariant chooseRowVariant(llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
 /// What a launch runs after its rows (a row chain's final part): extra
 /// workgroup buffers, and the code emitted after every block's rows.
 struct RowKernelTail {
@@ -45,17 +51,19 @@ struct RowKernelTail {
 
 /// Builds, at `b`, the gpu.launch named `name` that runs the (bufferized)
 /// ops of a row kernel: a block per row, threads striding over the
-/// columns; a reduction combines each thread's partial with warp shuffles,
-/// then across warps through shared memory; on a target whose threads
-/// cooperate the row stays on chip where it can (RowOnChip.h). Where a
-/// block is one thread (the host runtime), that thread runs the row and
-/// there is no cross-thread step. The ops are left in place (the caller
-/// erases the kernel). Returns the number of rows (the grid is at least 1
-/// block).
-mlir::Value mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
-                         const launch::LaunchTarget &target,
-                         const RowKernelTail *tail = nullptr);
+/// columns, in the form `variant` names (chooseRowVariant; on_chip needs a
+/// target whose threads cooperate); a reduction combines each thread's
+/// partial with warp shuffles, then across warps through shared memory.
+/// Where a block is one thread (the host runtime, through_memory), that
+/// thread runs the row and there is no cross-thread step. The ops are left
+/// in place (the caller erases the kernel). Returns the number of rows (the
+/// grid is at least 1 block); fails, with a diagnostic, where on_chip's
+/// plan does not follow the buffers.
+mlir::FailureOr<mlir::Value> mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                                          llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                                          const launch::LaunchTarget &target,
+                                          kf::KernelVariant variant,
+                                          const RowKernelTail *tail = nullptr);
 
 /// A full reduction in one launch (GridReduction): blocks stride over the
 /// tensor and write their partials; the last block to take a ticket from
@@ -66,11 +74,13 @@ void mapGridReductionKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                             const launch::LaunchTarget &target, mlir::FlatSymbolRefAttr ticket);
 
 /// A row kernel and its final reduction in one launch (RowChain): a block
-/// per row, then the last block (same ticket) runs the final part.
+/// per row (in the form `variant` names), then the last block (same
+/// ticket) runs the final part.
 /// Fails, with a diagnostic, when the ops (on buffers) are no row chain.
 mlir::LogicalResult mapRowChainKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                       llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                                       const launch::LaunchTarget &target,
+                                      kf::KernelVariant variant,
                                       mlir::FlatSymbolRefAttr ticket);
 
 

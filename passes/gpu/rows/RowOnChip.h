@@ -47,9 +47,15 @@ struct RowPlan {
 
 /// Reads `ops` (bufferized, a row kernel checked on tensors) into a plan;
 /// fails where the buffers alias in a way the mapping does not follow (a
-/// view of a written buffer, an input the kernel overwrites), and the
-/// caller keeps the global-intermediates form.
+/// view of a written buffer, an input the kernel overwrites). A kernel
+/// whose variant is on_chip was chosen so that it does not (followsOnChip);
+/// one written so by hand is refused.
 FailureOr<RowPlan> planRowKernel(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
+
+/// Whether the on-chip form serves the row kernel `ops` (on tensors):
+/// planRowKernel's checks over SSA values, each value written into a
+/// buffer of its own. The choice of kf-assign-kernel-mappings' variant.
+bool followsOnChip(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
 
 /// The register form's limits: at most kMaxPerThread elements a thread,
 /// at most kMaxThreads threads (static rows; kMaxDynamicThreads when the

@@ -9,11 +9,17 @@
 // buffer the kernel allocated for itself (hoisted, freed after it) is an
 // intermediate: never stored. Aliasing the emitter cannot follow (a view of
 // a written buffer, an input buffer the kernel overwrites, reused in place
-// across a pass) makes the plan fail: the caller keeps today's form.
+// across a pass) makes the plan fail.
+//
+// The choice between the two forms is made before, on tensors
+// (followsOnChip, for kf-assign-kernel-mappings' `variant`): the same
+// checks over SSA values, and every write into a buffer of its own, so
+// that the plan on buffers follows what the choice saw.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/rows/RowOnChip.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -60,12 +66,13 @@ bool observed(Value v, const llvm::SmallPtrSetImpl<Operation *> &ops) {
 /// `map` is over the row loops only), the column loops set to 0. Null when
 /// a result depends on a column loop at a buffer dim of size other than 1,
 /// or the layout is strided or dynamic past the first dim.
-AffineMap rowIndex(AffineMap map, bool rowLoops, const Layout &layout, MemRefType type) {
+AffineMap rowIndex(AffineMap map, bool rowLoops, const Layout &layout, ShapedType type) {
   MLIRContext *ctx = map.getContext();
   unsigned n = layout.isRowDim.size();
   // A map over other loops than assumed, or not one result a buffer dim
   // (a map of another op family): not followed.
-  if (!type.getLayout().isIdentity() || map.getNumSymbols() != 0 ||
+  auto memref = dyn_cast<MemRefType>(type);
+  if ((memref && !memref.getLayout().isIdentity()) || map.getNumSymbols() != 0 ||
       map.getNumDims() != (rowLoops ? layout.rows : n) ||
       map.getNumResults() != static_cast<unsigned>(type.getRank()))
     return AffineMap();
@@ -262,6 +269,92 @@ FailureOr<RowPlan> planRowKernel(ArrayRef<linalg::LinalgOp> constOps, const Layo
                             ? ShapedType::kDynamic
                             : plan.staticCols * s;
   return plan;
+}
+
+namespace {
+
+/// `v` through tensor reshapes to the value they reshape.
+Value reshapedFrom(Value v) {
+  while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  return v;
+}
+
+/// Whether `v`, made inside `kernel` by an op other than `ops` (a slice, a
+/// pad), is made from a value of `ops`: a view of a buffer the kernel
+/// writes, which the on-chip form does not index.
+bool madeFromKernelValues(Value v, Operation *kernel,
+                          const llvm::DenseMap<Operation *, unsigned> &index) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !kernel->isProperAncestor(def))
+    return false; // global memory: the kernel's inputs
+  if (index.contains(def))
+    return true;
+  return llvm::any_of(def->getOperands(),
+                      [&](Value x) { return madeFromKernelValues(x, kernel, index); });
+}
+
+} // namespace
+
+bool followsOnChip(ArrayRef<linalg::LinalgOp> constOps, const Layout &layout) {
+  SmallVector<linalg::LinalgOp> ops(constOps.begin(), constOps.end());
+  if (ops.empty() || llvm::none_of(ops, [](linalg::LinalgOp op) { return isReduction(op); }))
+    return false;
+  Operation *kernel = ops.front()->getParentOp();
+  llvm::DenseMap<Operation *, unsigned> index;
+  SmallVector<OpKind> kinds;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    std::optional<OpKind> kind = kindOf(op, layout);
+    if (!kind)
+      return false;
+    // Each op writes a buffer of its own (a tensor.empty of the kernel),
+    // a reduction the fill just before it: bufferization then gives every
+    // value its own buffer, with no view between and no input overwritten
+    // (the aliasing planRowKernel refuses).
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Value v = init.get();
+      auto fill = v.getDefiningOp<linalg::FillOp>();
+      bool ownFill = fill && *kind == OpKind::Reduction && index.contains(fill) && v.hasOneUse();
+      if (!ownFill && !v.getDefiningOp<tensor::EmptyOp>())
+        return false;
+    }
+    index[op] = i;
+    kinds.push_back(*kind);
+    if (*kind == OpKind::Fill)
+      continue;
+    Block &body = op->getRegion(0).front();
+    if (*kind != OpKind::Reduction)
+      for (OpOperand &init : op.getDpsInitsMutable())
+        if (!body.getArgument(init.getOperandNumber()).use_empty())
+          return false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value x = input->get(), written = reshapedFrom(x);
+      auto writer = written.getDefiningOp<linalg::LinalgOp>();
+      if (!writer || !index.contains(writer)) {
+        if (madeFromKernelValues(written, kernel, index))
+          return false;
+        continue; // global memory
+      }
+      unsigned w = index.lookup(writer);
+      unsigned result = cast<OpResult>(written).getResultNumber();
+      AffineMap readMap = op.getMatchingIndexingMap(input);
+      AffineMap writeMap = writer.getMatchingIndexingMap(writer.getDpsInitOperand(result));
+      if (kinds[w] == OpKind::Fill)
+        return false;
+      if (kinds[w] == OpKind::Column) {
+        if (*kind == OpKind::RowValue || written != x || readMap != writeMap)
+          return false;
+        continue;
+      }
+      AffineMap r = rowIndex(readMap, overRowLoops(op, layout), layout,
+                             cast<ShapedType>(x.getType()));
+      AffineMap wr = rowIndex(writeMap, overRowLoops(writer, layout), layout,
+                              cast<ShapedType>(written.getType()));
+      if (!r || !wr || r != wr)
+        return false; // a row value read at another row
+    }
+  }
+  return true;
 }
 
 std::optional<std::pair<int64_t, int64_t>> registerBucket(int64_t cols, unsigned vector) {

@@ -58,7 +58,8 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
   linalg::LinalgOp first;
   Layout layout = kfuse::gpu::rows::layoutOf(ops, first);
   if (!first || !isVectorizable(ops, layout)) {
-    kfuse::gpu::mapRowKernel(b, name, ops, launch::HostLaunchTarget());
+    (void)kfuse::gpu::mapRowKernel(b, name, ops, launch::HostLaunchTarget(),
+                                   kf::KernelVariant::ThroughMemory);
     return;
   }
   OpBuilder::InsertionGuard guard(b);

@@ -41,8 +41,8 @@ func.func @scalar_result(%x: f32) -> f32 {
 
 // -----
 
-// A variant is a design of the matmul mapping: a kernel of another
-// mapping, or of none yet, cannot have one.
+// A matmul design is a variant of the matmul mapping only: a kernel of
+// another mapping, or of none yet, cannot have one.
 func.func @variant_of_flat(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'kf.kernel' op has variant 'simt', which only a kernel of mapping matmul can have}}
   %0 = kf.kernel "k_0" kind pointwise mapping flat variant simt -> tensor<4xf32> {
@@ -53,9 +53,43 @@ func.func @variant_of_flat(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// The variants are three.
+// A row kernel's form is no matmul design, and a matmul design no form of
+// a row kernel.
+func.func @on_chip_matmul(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kf.kernel' op has variant 'on_chip', which only a kernel of mapping row or row_chain can have}}
+  %0 = kf.kernel "k_0" kind matmul mapping matmul variant on_chip -> tensor<4xf32> {
+    kf.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A grid reduction has one form: no variant.
+func.func @through_memory_grid(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kf.kernel' op has variant 'through_memory', which only a kernel of mapping row or row_chain can have}}
+  %0 = kf.kernel "k_0" kind reduction mapping grid_reduction variant through_memory -> tensor<4xf32> {
+    kf.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A matmul design on a row kernel.
+func.func @simt_row(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kf.kernel' op has variant 'simt', which only a kernel of mapping matmul can have}}
+  %0 = kf.kernel "k_0" kind reduction mapping row variant simt -> tensor<4xf32> {
+    kf.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// The variants are five.
 func.func @bad_variant(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'variant' [tensor_core, simt, reference]}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'variant' [tensor_core, simt, reference, on_chip, through_memory]}}
   %0 = kf.kernel "k_0" kind matmul mapping matmul variant wgmma -> tensor<4xf32> {
     kf.yield %x : tensor<4xf32>
   }
