@@ -28,6 +28,7 @@ import argparse
 import ctypes
 import gc
 import json
+import math
 import os
 import re
 import statistics
@@ -51,17 +52,20 @@ ROWS = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1e4", "add_relu", {"N":
         ("rms_norm 4096x4096", "rms_norm", {"R": 4096, "C": 4096}),
         ("mlp batch 256", "mlp", {"B": 256}), ("mlp batch 4096", "mlp", {"B": 4096}),
         ("matmul 1024", "matmul", {"N": 1024}), ("sum 1e7", "sum", {"N": 10**7}),
-        ("transpose 4096x4096", "transpose", {"R": 4096, "C": 4096})]
+        ("transpose 4096x4096", "transpose", {"R": 4096, "C": 4096}),
+        ("gelu 1e6", "gelu", {"N": 10**6}), ("gelu 1e7", "gelu", {"N": 10**7})]
 DRY = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1000", "add_relu", {"N": 1000}),
        ("softmax 8x32", "softmax", {"R": 8, "C": 32}),
        ("layer_norm 8x32", "layer_norm", {"R": 8, "C": 32}),
        ("rms_norm 8x32", "rms_norm", {"R": 8, "C": 32}), ("mlp batch 4", "mlp", {"B": 4}),
        ("matmul 16", "matmul", {"N": 16}), ("sum 1000", "sum", {"N": 1000}),
-       ("transpose 8x32", "transpose", {"R": 8, "C": 32})]
+       ("transpose 8x32", "transpose", {"R": 8, "C": 32}), ("gelu 1000", "gelu", {"N": 1000})]
 # rtol, atol against a float64 reference (add_relu's f32 numpy is exact).
+# gelu's atol: 0.5 x (1 + erf(x / sqrt 2)) in f32 carries the rounding of
+# 1 + erf (2^-24) times 0.5 |x|, |x| below 10 here (inputs 2 N(0, 1)): 6e-7.
 TOL = {"add_relu": (0, 0), "softmax": (1e-4, 1e-7), "layer_norm": (1e-4, 1e-4),
        "rms_norm": (1e-4, 1e-5), "mlp": (1e-4, 1e-3), "matmul": (1e-4, 1e-3),
-       "sum": (1e-4, 0), "transpose": (0, 0)}
+       "sum": (1e-4, 0), "transpose": (0, 0), "gelu": (1e-5, 1e-6)}
 
 
 def parse_args():
@@ -109,6 +113,8 @@ def make_inputs(template, s, rng):
         return [r(s["N"]), r(s["N"])]
     if template in ("softmax", "layer_norm", "rms_norm", "transpose"):
         return [r(s["R"], s["C"])]
+    if template == "gelu":
+        return [r(s["N"], scale=2.0)]
     if template == "mlp":  # weights scaled so that activations stay near 1
         return [r(s["B"], 256), r(256, 1024, scale=1 / 16), r(1024, scale=0.1),
                 r(1024, 256, scale=1 / 32), r(256, scale=0.1)]
@@ -134,6 +140,9 @@ def numpy_fn(template):
         "matmul": lambda a, b: a @ b,
         "sum": lambda x: x.sum(),
         "transpose": lambda x: np.ascontiguousarray(x.T),
+        # numpy has no erf: Python's, a call an element (slow; the reference).
+        "gelu": lambda x: (x * x.dtype.type(0.5) * (x.dtype.type(1) + np.vectorize(
+            math.erf, otypes=[x.dtype])(x / x.dtype.type(math.sqrt(2))))),
     }
     return fns[template]
 
@@ -149,6 +158,7 @@ def torch_fn(template, torch):
         "matmul": lambda a, b: a @ b,
         "sum": lambda x: x.sum(),
         "transpose": lambda x: x.t().contiguous(),
+        "gelu": lambda x: F.gelu(x),
     }
     return fns[template]
 

@@ -1,5 +1,5 @@
 """Reductions: sum, mean, amax/amin, max/min (with indices), argmax/argmin,
-var/std (with correction)."""
+var/std (with correction), any/all."""
 from .errors import UnsupportedOp
 from .kftypes import TORCH_TO_KF
 from .registry import handles
@@ -35,6 +35,21 @@ def sum_mean(ctx, node):
 def amax(ctx, node):
     dims, keepdim = _dims_keepdim(node)
     return ctx.em.reduce(ctx.name[1:], ctx.value(node.args[0]), dims, keepdim, hint=node.name)
+
+
+@handles("any", "all")
+def any_all(ctx, node):
+    """any/all (default, dim, dims): kf.max/kf.min over bool, which kf
+    computes as or/and; another dtype is read as bool first (x != 0, NaN
+    true: kf.cast to i1), as PyTorch does. The result is bool, as
+    PyTorch's for every input but uint8 (which kf does not take)."""
+    x = ctx.em.cast(ctx.value(node.args[0]), "i1")
+    if ctx.overload == "default":
+        dims, keepdim = None, False
+    else:
+        dims, keepdim = _dims_keepdim(node)
+    op = "max" if ctx.name == "any" else "min"
+    return ctx.em.reduce(op, x, dims, keepdim, hint=node.name)
 
 
 def _arg(ctx, which, x, dim, keepdim, hint):

@@ -3,7 +3,7 @@ import numpy as np
 import torch
 
 from .errors import UnsupportedOp
-from .kftypes import TORCH_TO_KF, KfType, result_dtype
+from .kftypes import TORCH_TO_KF, KfType, result_dtype, static_int
 from .registry import handles
 
 INT64_MAX = 9223372036854775807
@@ -12,7 +12,16 @@ INT64_MAX = 9223372036854775807
 @handles("view", "_unsafe_view", "reshape")
 def view(ctx, node):
     x = ctx.value(node.args[0])
-    return ctx.em.reshape(x, ctx.shape_arg(node.args[1]), hint=node.name)
+    shape = ctx.shape_arg(node.args[1])
+    traced = node.meta.get("val")
+    if shape.count(-1) > 1 and isinstance(traced, torch.Tensor):
+        # A symbolic size and a -1 (view(*input_shape, -1, head_dim) with a
+        # dynamic batch): torch.export traced the result's shape, in which
+        # the -1 is a number; kf takes one unknown dim.
+        known = [static_int(d) for d in traced.shape]
+        if known.count(None) <= 1:
+            shape = [-1 if d is None else d for d in known]
+    return ctx.em.reshape(x, shape, hint=node.name)
 
 
 @handles("permute")

@@ -1,4 +1,4 @@
-//===- KfHostMath.cpp - exp, tanh, expm1, rsqrt for the CPU ---------------===//
+//===- KfHostMath.cpp - exp, tanh, expm1, rsqrt, erf, log for the CPU -----===//
 //
 // On the CPU, math.tanh of f32 went to libm's tanhf (up to 2.2 ulp from the
 // exact value over 2^20 points), expm1 was 2t / (1 - t), t = tanh(x/2),
@@ -21,6 +21,15 @@
 //   (tanh is 1 in f32 from 9.01 on). No cancellation: t and t + 2 are
 //   accurate relatively, small or large.
 // - rsqrt(x) = 1 / sqrt(x), both in f64.
+// - erf(x): |x| clamped to 4 (erf is 1 in f32 from 3.92 on); below 1,
+//   x P(x^2), from 1 on Q((|x| - 2.5) * 2/3), both polynomials fitted
+//   here (numpy's Chebyshev fit of math.erf, then monomial form), both
+//   computed and one selected, the sign put back. libm's erff was a call
+//   a lane (0.78 ulp); a GELU's erf now runs 4 f64 lanes a register.
+// - log(x): x = 2^e m from its bits, m in [sqrt(1/2), sqrt(2)); log m =
+//   2 atanh((m - 1) / (m + 1)) by its series (12 terms); e ln 2 added by
+//   one fma. 0 gives -inf, negatives NaN, inf inf. libm's logf a lane was
+//   0.78 ulp.
 // NaN is put back at the end (the clamps are maxnum/minnum).
 //
 // exp of f32 (f16, bf16 through it) is a polynomial in f32 (expF32): one
@@ -40,6 +49,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+
+#include <limits>
 
 namespace kfuse {
 #define GEN_PASS_DEF_KFHOSTMATH
@@ -106,6 +117,80 @@ struct F64Math {
     Value clamped = arith::MinNumFOp::create(
         b, loc, arith::MaxNumFOp::create(b, loc, x, c(-40.0)), c(90.0));
     return keepNaN(x, expm1Core(clamped));
+  }
+
+  /// erf(x) for f32, f16 and bf16 (see the file comment).
+  Value erf(Value x) {
+    // erf(x) / x as a polynomial in t = x^2 on [0, 1], and erf(a) as one in
+    // u = (a - 2.5) * 2/3 on [1, 4]: Chebyshev fits of math.erf (degrees 9
+    // and 20; f64 relative error below 3e-14 and 1.2e-12), in monomial form.
+    static constexpr double small[] = {
+        1.1283791670955436,     -0.37612638902795054,   0.11283791658120124,
+        -0.026866169000390856,  0.005223966904974979,   -0.0008547924543645506,
+        0.00012046090903380179, -1.4793205215054899e-05, 1.5295882559160869e-06,
+        -1.0444131929664664e-07};
+    static constexpr double large[] = {
+        0.9995930479824762,     0.0032674263687419366,  -0.012252848763954844,
+        0.028181550502647323,   -0.04365077509340422,   0.04645365098625933,
+        -0.03187653256804117,   0.009267199667883926,   0.00668053917885039,
+        -0.009619656150557621,  0.004544774623063533,   0.0004370178617734222,
+        -0.0018287717632846244, 0.0009287547997867239,  5.63609622607115e-05,
+        -0.00030285406332092855, 0.00011405692121051089, 3.745768660965991e-05,
+        -3.297854801939369e-05, -9.518423258595701e-07, 3.5158352933633004e-06};
+    Value a = arith::MinNumFOp::create(b, loc, math::AbsFOp::create(b, loc, x), c(4.0));
+    Value nearZero = mul(a, horner(small, mul(a, a)));
+    Value u = mul(arith::SubFOp::create(b, loc, a, c(2.5)), c(2.0 / 3.0));
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, a, c(1.0));
+    Value y = arith::SelectOp::create(b, loc, below, nearZero, horner(large, u));
+    return keepNaN(x, math::CopySignOp::create(b, loc, y, x));
+  }
+
+  /// log(x) for f32, f16 and bf16 (see the file comment).
+  Value log(Value x) {
+    // x = 2^e m, m in [1, 2) from the bits (every f32 is a normal f64),
+    // then m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1) /
+    // (m + 1), |s| <= 0.1716: sum s^(2k+1) / (2k+1) to k = 11 (the next
+    // term is below 1.4e-17 of the first).
+    Value bits = arith::BitcastOp::create(b, loc, i64, x);
+    Value e = arith::SubIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, ci(52)), ci(1023));
+    Value mantissa = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, bits, ci(0x000FFFFFFFFFFFFF)),
+        ci(0x3FF0000000000000));
+    Value m = arith::BitcastOp::create(b, loc, f64, mantissa);
+    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m,
+                                      c(1.4142135623730951));
+    m = arith::SelectOp::create(b, loc, big, mul(m, c(0.5)), m);
+    e = arith::SelectOp::create(b, loc, big, arith::AddIOp::create(b, loc, e, ci(1)), e);
+    Value s = arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, m, c(1.0)),
+                                    add(m, c(1.0)));
+    double inverseOdd[12];
+    for (int k = 0; k < 12; ++k)
+      inverseOdd[k] = 1.0 / (2 * k + 1);
+    Value series = mul(add(s, s), horner(inverseOdd, mul(s, s)));
+    Value y = fma(arith::SIToFPOp::create(b, loc, f64, e), c(0.6931471805599453), series);
+    // 0 gives -inf, a negative x NaN, inf itself; NaN stays NaN (below).
+    Value zero = c(0.0);
+    y = arith::SelectOp::create(
+        b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, zero),
+        c(-std::numeric_limits<double>::infinity()), y);
+    y = arith::SelectOp::create(
+        b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero),
+        c(std::numeric_limits<double>::quiet_NaN()), y);
+    y = arith::SelectOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                              c(std::numeric_limits<double>::infinity())),
+        x, y);
+    return keepNaN(x, y);
+  }
+
+  /// sum_k coefficients[k] v^k, by Horner's rule.
+  template <size_t N> Value horner(const double (&coefficients)[N], Value v) {
+    Value r = c(coefficients[N - 1]);
+    for (int k = N - 2; k >= 0; --k)
+      r = fma(r, v, c(coefficients[k]));
+    return r;
   }
 
   Value tanh(Value x) {
@@ -213,7 +298,8 @@ struct KfHostMathPass : kfuse::impl::KfHostMathBase<KfHostMathPass> {
     ModuleOp module = getOperation();
     SmallVector<Operation *> ops;
     module->walk([&](Operation *op) {
-      if (isa<math::TanhOp, math::ExpM1Op, math::RsqrtOp, math::ExpOp>(op) &&
+      if (isa<math::TanhOp, math::ExpM1Op, math::RsqrtOp, math::ExpOp, math::ErfOp,
+              math::LogOp>(op) &&
           floatElement(op->getResultTypes()[0]))
         ops.push_back(op);
     });
@@ -235,7 +321,7 @@ struct KfHostMathPass : kfuse::impl::KfHostMathBase<KfHostMathPass> {
           y = arith::TruncFOp::create(b, loc, type, y);
       } else if (elt.getWidth() == 64) {
         if (!isa<math::ExpM1Op>(op))
-          continue; // libm's tanh, through math-to-libm; 1 / sqrt(x)
+          continue; // libm's tanh, erf and log, through math-to-libm; 1 / sqrt(x)
         y = callLibm(b, loc, module, "expm1", x);
         if (!y)
           return signalPassFailure();
@@ -244,6 +330,10 @@ struct KfHostMathPass : kfuse::impl::KfHostMathBase<KfHostMathPass> {
         Value wide = arith::ExtFOp::create(b, loc, m.f64, x);
         if (isa<math::TanhOp>(op))
           y = m.tanh(wide);
+        else if (isa<math::ErfOp>(op))
+          y = m.erf(wide);
+        else if (isa<math::LogOp>(op))
+          y = m.log(wide);
         else if (isa<math::ExpM1Op>(op))
           y = m.expm1(wide);
         else

@@ -22,10 +22,11 @@
 // CHECK:      | matmul 16 |
 // CHECK:      | sum 1000 |
 // CHECK:      | transpose 8x32 |
+// CHECK:      | gelu 1000 |
 // CHECK:      per-call floor of each harness (add_relu of 8 elements): kfuse
-// CHECK:      kfuse: 9 of 9 programs match numpy
+// CHECK:      kfuse: 10 of 10 programs match numpy
 
-// JSON: rows 9
+// JSON: rows 10
 // JSON: kfuse timed in every row
 // JSON: numpy timed in every row
 

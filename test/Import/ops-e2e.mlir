@@ -11,13 +11,15 @@
 // CHECK: casts: ok, 8 results
 // CHECK: reductions: ok, 14 results
 // CHECK: arg_reductions: ok, 8 results
+// CHECK: any_all: ok, 8 results
+// CHECK: attention: ok, 3 results
 // CHECK: views: ok, 10 results
 // CHECK: matmuls: ok, 8 results
 // CHECK: constants: ok, 3 results
 // CHECK: norms: ok, 8 results
 // CHECK: losses: ok, 5 results
 // CHECK: misc: ok, 10 results
-// CHECK: dynamic: ok, 3 results
-// CHECK: dynamic at batch 3: ok, 3 results
+// CHECK: dynamic: ok, 4 results
+// CHECK: dynamic at batch 3: ok, 4 results
 // CHECK: bf16_f16: ok, 4 results
 // CHECK-NOT: FAIL

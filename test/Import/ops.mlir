@@ -130,6 +130,26 @@
 // CHECK-NEXT:    %argmax_2 = kf.argmax %xs_0 : tensor<2x3x8xf32>
 // CHECK-NEXT:    return {{.*}} : tensor<2x8xf32>, tensor<2x8xi64>, tensor<2x3x1xf32>, tensor<2x3x1xi64>, tensor<2x3xi64>, tensor<3x8xi64>, tensor<2xi64>, tensor<i64>
 
+// any is a max over bool (kf's or), after a cast to i1 for other dtypes;
+// torch.export writes all as not(any(not x)).
+// CHECK-LABEL: func.func @any_all(
+// CHECK:         %xs_0_i1 = kf.cast %xs_0 : tensor<4x6xf32> to i1
+// CHECK-NEXT:    %any_1 = kf.max %xs_0_i1 dims [1] : tensor<4x6xi1>
+// CHECK:         %logical_not = kf.eq %xs_2, %cst : tensor<3x4x5xi1>, tensor<i1>
+// CHECK-NEXT:    %any_2 = kf.max %logical_not : tensor<3x4x5xi1>
+// CHECK:         %any_3 = kf.max %gt dims [1] keepdim : tensor<4x6xi1>
+// CHECK-NEXT:    %any_4 = kf.max %xs_2 dims [0, 1] : tensor<3x4x5xi1>
+// CHECK:         return {{.*}} : tensor<4xi1>, tensor<i1>, tensor<4x1xi1>, tensor<5xi1>, tensor<6xi1>, tensor<i1>, tensor<4xi1>, tensor<3x4xi1>
+
+// F.scaled_dot_product_attention as torch.export decomposes it: q and k
+// scaled by D^-1/4, a softmax, and its fully masked rows (any key not
+// -inf, per row) set to 0.
+// CHECK-LABEL: func.func @attention(
+// CHECK:         %softmax = kf.softmax %matmul dim -1 : tensor<2x3x6x6xf32>
+// CHECK:         %any_1 = kf.max %logical_not dims [3] keepdim : tensor<2x3x6x6xi1>
+// CHECK:         %where = kf.where %logical_not_1, %full_like, %softmax : tensor<2x3x6x1xi1>, tensor<2x3x6x6xf32>, tensor<2x3x6x6xf32>
+// CHECK:         return {{.*}} : tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>
+
 // Views are kf views (transpose, slice, broadcast_to) and reshapes; clone
 // (.contiguous() of a view) is kf.contiguous; chunk is slices.
 // CHECK-LABEL: func.func @views(
@@ -242,7 +262,7 @@
 // A torch.export.Dim is a '?'; reshapes keep it as -1.
 // CHECK-LABEL: func.func @dynamic(
 // CHECK:         %x: tensor<?x16xf32>            // arg2: x (input)
-// CHECK-NEXT:  ) -> (tensor<?x4xf32>, tensor<?x8xf32>, tensor<?x2x4xf32>) {
+// CHECK-NEXT:  ) -> (tensor<?x4xf32>, tensor<?x8xf32>, tensor<?x2x4xf32>, tensor<?x2x2xf32>) {
 // CHECK-NEXT:    %view = kf.reshape %x [-1, 2, 8] : tensor<?x16xf32>
 // CHECK-NEXT:    %p_fc_weight_t = kf.transpose %p_fc_weight [1, 0] : tensor<4x8xf32>
 // The bias is added in the 2-D space, before the reshape back (as addmm):
@@ -251,6 +271,11 @@
 // CHECK-NEXT:    %linear_mm = kf.matmul %linear_2d, %p_fc_weight_t : tensor<?x8xf32>, tensor<8x4xf32>
 // CHECK-NEXT:    %linear_bias = kf.add %linear_mm, %p_fc_bias : tensor<?x4xf32>, tensor<4xf32>
 // CHECK-NEXT:    %linear = kf.reshape %linear_bias [-1, 2, 4] : tensor<?x4xf32>
+// A head split with the batch dynamic and a -1 in its sizes
+// (view(x.shape[0], 2, -1, 4)): the -1 is read off the traced shape (2),
+// the batch is kf's one -1.
+// CHECK:         %view_1 = kf.reshape %x [-1, 2, 2, 4] : tensor<?x16xf32>
+// CHECK:         %sum_2 = kf.sum %view_1 dims [3] : tensor<?x2x2x4xf32>
 
 // CHECK-LABEL: func.func @bf16_f16(
 // CHECK:         %cst = kf.constant dense<2.0> : tensor<bf16>

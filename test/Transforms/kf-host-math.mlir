@@ -1,6 +1,7 @@
-// kf-host-math (the CPU lowering's first pass): exp (below), tanh, expm1 and rsqrt of
-// f32, f16 and bf16 become f64 arithmetic rounded once (issue 27: libm's
-// tanhf was 2.2 ulp off, expm1 3.9 ulp, rsqrt as an f32 1 / sqrt 1.47; the
+// kf-host-math (the CPU lowering's first pass): exp (below), tanh, expm1, rsqrt,
+// erf and log of f32, f16 and bf16 become f64 arithmetic rounded once (issue 27:
+// libm's tanhf was 2.2 ulp off, expm1 3.9 ulp, rsqrt as an f32 1 / sqrt 1.47;
+// erff and logf were a libm call a lane, issue 28; the
 // accuracy itself is measured by test/Runtime/ulp-bounds.mlir); an f64
 // expm1 becomes a call of libm's expm1, one a lane of a vector.
 // RUN: kfuse-opt %s -split-input-file -verify-diagnostics --kf-host-math | FileCheck %s
@@ -29,6 +30,63 @@ func.func @tanh_vector(%x: vector<8xf32>) -> vector<8xf32> {
 
 // -----
 
+// Vector erf: |x| clamped to 4 (minnumf), x P(x^2) (10 coefficients: 9
+// fmas) and Q((|x| - 2.5) * 2/3) (21 coefficients: 20 fmas), the first
+// below 1 (cmpf olt, select), the sign put back, NaN kept, one truncf: no
+// libm call a lane.
+// CHECK-LABEL: func.func @erf_vector
+// CHECK-SAME: (%[[X:.*]]: vector<4xf32>)
+// CHECK: %[[W:.*]] = arith.extf %[[X]] : vector<4xf32> to vector<4xf64>
+// CHECK: %[[ABS:.*]] = math.absf %[[W]] : vector<4xf64>
+// CHECK: %[[A:.*]] = arith.minnumf %[[ABS]], %{{.*}} : vector<4xf64>
+// CHECK: %[[T:.*]] = arith.mulf %[[A]], %[[A]] : vector<4xf64>
+// CHECK-COUNT-9: math.fma %{{.*}}, %[[T]], %{{.*}} : vector<4xf64>
+// CHECK: %[[SMALL:.*]] = arith.mulf %[[A]], %{{.*}} : vector<4xf64>
+// CHECK: %[[D:.*]] = arith.subf %[[A]], %{{.*}} : vector<4xf64>
+// CHECK: %[[U:.*]] = arith.mulf %[[D]], %{{.*}} : vector<4xf64>
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %[[A]], %{{.*}} : vector<4xf64>
+// CHECK-COUNT-20: math.fma %{{.*}}, %[[U]], %{{.*}} : vector<4xf64>
+// CHECK: %[[Y:.*]] = arith.select %[[BELOW]], %[[SMALL]], %{{.*}} : vector<4xi1>, vector<4xf64>
+// CHECK: %[[S:.*]] = math.copysign %[[Y]], %[[W]] : vector<4xf64>
+// CHECK: arith.cmpf uno, %[[W]], %[[W]] : vector<4xf64>
+// CHECK: arith.truncf %{{.*}} : vector<4xf64> to vector<4xf32>
+// CHECK-NOT: math.erf
+func.func @erf_vector(%x: vector<4xf32>) -> vector<4xf32> {
+  %y = math.erf %x : vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+// Scalar log of f16: the exponent and mantissa from the f64's bits (shrui,
+// andi, ori), m past sqrt(2) halved, 2 atanh((m - 1) / (m + 1)) by its
+// series (12 terms: 11 fmas), e ln 2 added by one fma, then 0 to -inf,
+// negatives to NaN, inf kept, NaN kept; one truncf.
+// CHECK-LABEL: func.func @log_f16
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : f16 to f64
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[W]] : f64 to i64
+// CHECK: arith.shrui %[[BITS]]
+// CHECK: arith.andi %[[BITS]]
+// CHECK: arith.ori
+// CHECK: arith.cmpf ogt
+// CHECK: %[[S:.*]] = arith.divf
+// CHECK: %[[Z:.*]] = arith.mulf %[[S]], %[[S]] : f64
+// CHECK-COUNT-11: math.fma %{{.*}}, %[[Z]], %{{.*}} : f64
+// CHECK: arith.sitofp %{{.*}} : i64 to f64
+// CHECK: math.fma
+// CHECK: arith.cmpf oeq, %[[W]]
+// CHECK: arith.cmpf olt, %[[W]]
+// CHECK: arith.cmpf oeq, %[[W]]
+// CHECK: arith.cmpf uno, %[[W]], %[[W]] : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f16
+// CHECK-NOT: math.log
+func.func @log_f16(%x: f16) -> f16 {
+  %y = math.log %x : f16
+  return %y : f16
+}
+
+// -----
+
 // Scalar expm1 of bf16: the input clamped to [-40, 90] first (maxnumf,
 // minnumf), 2^n s p + (2^n - 1), NaN kept.
 // CHECK-LABEL: func.func @expm1_bf16
@@ -47,25 +105,30 @@ func.func @expm1_bf16(%x: bf16) -> bf16 {
 
 // -----
 
-// f64: expm1 calls libm (declared once), a lane at a time; tanh and rsqrt
-// are left to math-to-libm and math-to-llvm; f32 rsqrt is 1 / sqrt in f64.
+// f64: expm1 calls libm (declared once), a lane at a time; tanh, erf, log
+// and rsqrt are left to math-to-libm and math-to-llvm; f32 rsqrt is 1 / sqrt
+// in f64.
 // CHECK-LABEL: module
 // CHECK: func.func private @expm1(f64) -> f64
 // CHECK-LABEL: func.func @f64_ops
 // CHECK-COUNT-2: call @expm1(%{{.*}}) : (f64) -> f64
 // CHECK: vector.from_elements
 // CHECK: math.tanh %{{.*}} : f64
+// CHECK: math.erf %{{.*}} : f64
+// CHECK: math.log %{{.*}} : f64
 // CHECK: math.rsqrt %{{.*}} : f64
 // CHECK: %[[W:.*]] = arith.extf %{{.*}} : f32 to f64
 // CHECK: %[[R:.*]] = math.sqrt %[[W]] : f64
 // CHECK: %[[Q:.*]] = arith.divf %{{.*}}, %[[R]] : f64
 // CHECK: arith.truncf %[[Q]] : f64 to f32
-func.func @f64_ops(%v: vector<2xf64>, %d: f64, %s: f32) -> (vector<2xf64>, f64, f64, f32) {
+func.func @f64_ops(%v: vector<2xf64>, %d: f64, %s: f32) -> (vector<2xf64>, f64, f64, f64, f64, f32) {
   %e = math.expm1 %v : vector<2xf64>
   %t = math.tanh %d : f64
+  %f = math.erf %d : f64
+  %l = math.log %d : f64
   %r = math.rsqrt %d : f64
   %q = math.rsqrt %s : f32
-  return %e, %t, %r, %q : vector<2xf64>, f64, f64, f32
+  return %e, %t, %f, %l, %r, %q : vector<2xf64>, f64, f64, f64, f64, f32
 }
 
 // -----

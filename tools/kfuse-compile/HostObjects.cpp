@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -174,6 +175,38 @@ HostTarget describeHostTarget(const llvm::TargetMachine &tm) {
   return target;
 }
 
+namespace {
+/// Gives each entry `name` of `launch` a packed twin,
+/// `kfuse_packed_<name>(void **pointers)`, which loads the pointers and
+/// calls `_mlir_ciface_<name>` with them. A caller that learns the arity
+/// only at run time (kfuse-run: a result buffer and a descriptor an
+/// argument) cannot call a C function of any arity; a table of callers
+/// stops somewhere (it stopped at 64 pointers, and a ViT-Tiny takes 154).
+/// MLIR's ExecutionEngine makes the same wrapper (`_mlir_<name>`) for
+/// itself, in code that is not its public API.
+void addPackedEntries(llvm::Module &launch, ArrayRef<std::string> entries) {
+  llvm::LLVMContext &ctx = launch.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
+  for (const std::string &name : entries) {
+    llvm::Function *ciface = launch.getFunction("_mlir_ciface_" + name);
+    // Every kfuse entry takes and returns memrefs: pointers only.
+    if (!ciface || !ciface->getReturnType()->isVoidTy() ||
+        llvm::any_of(ciface->args(),
+                     [](const llvm::Argument &a) { return !a.getType()->isPointerTy(); }))
+      continue;
+    auto *packed = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                          "kfuse_packed_" + name, launch);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", packed));
+    SmallVector<llvm::Value *> args;
+    for (unsigned i = 0; i < ciface->arg_size(); ++i)
+      args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, packed->getArg(0), i)));
+    b.CreateCall(ciface, args);
+    b.CreateRetVoid();
+  }
+}
+} // namespace
+
 /// See HostObjects.h: why, and how the two objects link.
 std::unique_ptr<llvm::Module> splitLaunchCode(llvm::Module &llvmModule,
                                               ArrayRef<std::string> entries,
@@ -218,6 +251,7 @@ std::unique_ptr<llvm::Module> splitLaunchCode(llvm::Module &llvmModule,
   for (llvm::Function &fn : llvmModule)
     if (isLaunch(&fn))
       fn.deleteBody();
+  addPackedEntries(*launch, entries);
   return launch;
 }
 

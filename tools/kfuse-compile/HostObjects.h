@@ -49,7 +49,9 @@ HostTarget describeHostTarget(const llvm::TargetMachine &tm);
 /// optimization (0.9 s at 1,000 ops); the kernels stay in `llvmModule`.
 /// What the launch code names there (the kernel module handle, the kernel
 /// names, local symbols) becomes a hidden global symbol, named apart per
-/// variant, so that the two objects link.
+/// variant, so that the two objects link. Each entry's packed twin,
+/// `kfuse_packed_<entry>(void **pointers)`, is launch code too: kfuse-run
+/// calls an entry of any number of arguments through it.
 std::unique_ptr<llvm::Module> splitLaunchCode(llvm::Module &llvmModule,
                                               llvm::ArrayRef<std::string> entries,
                                               llvm::StringRef variant);

@@ -2,7 +2,9 @@
 //
 // Variants: `<func>__gpu_fused`, `<func>__gpu_eager`, `<func>__host_fused`,
 // `<func>__host_eager`, each with the C interface `_mlir_ciface_<name>`
-// (memref descriptors by pointer); private functions are renamed the same
+// (memref descriptors by pointer) and its packed twin
+// `kfuse_packed_<name>(void **)` (HostObjects.h: for a caller of any
+// number of arguments); private functions are renamed the same
 // way (without the C interface). Their kernels go to the modules
 // `kfuse_<variant>` so that the four link side by side. The string global
 // `kfuse_manifest` describes the functions and kernels (kfuse-run reads it).

@@ -4,7 +4,9 @@
 // arg0, arg1, ...)`, every argument a pointer to a memref descriptor
 // {allocated, aligned, offset, sizes[rank], strides[rank]} (all 8 bytes
 // wide) and `results` a pointer to the result descriptors one after the
-// other (omitted when there is no result).
+// other (omitted when there is no result). kfuse-compile gives each a
+// packed twin, `kfuse_packed_<name>(void **pointers)`, called with those
+// pointers in an array: any number of arguments.
 //
 //===----------------------------------------------------------------------===//
 #include "Program.h"
@@ -74,8 +76,9 @@ VariantInfo variantInfo(const json::Value &v) {
 
 using Ptr = void *;
 /// The C interface takes one pointer per result buffer and argument
-/// descriptor; calls up to kMaxPointers of them, through a table of
-/// callers made at compile time (one per count).
+/// descriptor. A library from before the packed twins (kfuse-compile
+/// before 2026-12-05) is called through a table of callers made at compile
+/// time (one per count), up to kMaxPointers of them.
 constexpr size_t kMaxPointers = 64;
 
 template <size_t... I>
@@ -241,6 +244,7 @@ bool Program::call(const FunctionInfo &f, const std::string &variant,
     error = "the library has no " + symbol;
     return false;
   }
+  void *packed = dlsym(library, ("kfuse_packed_" + f.name + "__" + variant).c_str());
   std::vector<std::vector<int64_t>> descriptors;
   for (const DeviceTensor &t : args) {
     std::vector<int64_t> d = {int64_t(t.allocated), int64_t(t.aligned), t.offset};
@@ -257,10 +261,14 @@ bool Program::call(const FunctionInfo &f, const std::string &variant,
     pointers.push_back(resultBuffer.data());
   for (auto &d : descriptors)
     pointers.push_back(d.data());
-  if (!invoke(fn, pointers)) {
+  if (packed) {
+    reinterpret_cast<void (*)(Ptr *)>(packed)(pointers.data());
+  } else if (!invoke(fn, pointers)) {
     error = f.name + " takes " + std::to_string(pointers.size()) + " pointers (" +
-            std::to_string(f.args.size()) + " arguments, the results); kfuse-run "
-            "passes at most " + std::to_string(kMaxPointers);
+            std::to_string(f.args.size()) + " arguments, the results), and this library "
+            "has no kfuse_packed_ entries (a kfuse-compile from before 2026-12-05): "
+            "kfuse-run passes it at most " + std::to_string(kMaxPointers) +
+            "; compile it again";
     return false;
   }
   results.clear();

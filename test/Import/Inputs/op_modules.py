@@ -63,6 +63,23 @@ def reductions(x, i):
             x.std(1), x.var(), torch.std(x, dim=(1, 2), keepdim=True))
 
 
+def any_all(x, i, b):
+    return (x.any(1), b.all(), (x > 0).any(-1, keepdim=True), b.any((0, 1)), i.all(0), b.any(),
+            x.all(-1), b.all(2))
+
+
+def attention(q, k, v, mask):
+    return (F.scaled_dot_product_attention(q, k, v),
+            F.scaled_dot_product_attention(q, k, v, is_causal=True),
+            F.scaled_dot_product_attention(q, k, v, attn_mask=mask))
+
+
+def _with_zeros(x, every=3):
+    x = x.clone()
+    x.view(-1)[::every] = 0
+    return x
+
+
 def arg_reductions(x, i):
     values, indices = x.max(dim=1)
     low, where = x.min(dim=-1, keepdim=True)
@@ -123,7 +140,10 @@ class Dynamic(nn.Module):
 
     def forward(self, x):
         h = self.fc(x.view(x.shape[0], 2, 8)).relu()
-        return h.sum(1), h.reshape(-1, 8), torch.softmax(h, -1)
+        # A head split as Hugging Face writes it (view(*input_shape, -1,
+        # head_dim)): the batch and a -1 in the sizes, the -1 known (2).
+        heads = x.view(x.shape[0], 2, -1, 4)
+        return h.sum(1), h.reshape(-1, 8), torch.softmax(h, -1), heads.sum(-1)
 
 
 class Constants(nn.Module):
@@ -159,6 +179,17 @@ OPS = {
               lambda: (_rand(4, 8, low=-9, high=9), _ints(4, 8), _rand(4, 8) > 0), None),
     "reductions": (lambda: Fn(reductions), lambda: (_rand(2, 3, 8), _ints(2, 8)), None),
     "arg_reductions": (lambda: Fn(arg_reductions), lambda: (_rand(2, 3, 8), _ints(2, 8)), None),
+    # Zeros in x and i (every 3rd, every 5th element), a sparse bool b: rows
+    # and columns both with and without a true (a false) element.
+    "any_all": (lambda: Fn(any_all),
+                lambda: (_with_zeros(_rand(4, 6)), _with_zeros(_ints(5, 6, low=1), every=5),
+                         _rand(3, 4, 5) > 1.2), None),
+    # F.scaled_dot_product_attention as torch.export decomposes it (a
+    # softmax whose fully masked rows are zeros: any over the row, where);
+    # the bool mask keeps at least one key a query.
+    "attention": (lambda: Fn(attention),
+                  lambda: (_rand(2, 3, 6, 8), _rand(2, 3, 6, 8, seed=1), _rand(2, 3, 6, 8, seed=2),
+                           (_rand(6, 6, seed=3) > -1.0) | torch.eye(6, dtype=torch.bool)), None),
     "views": (lambda: Fn(views), lambda: (_rand(2, 3, 4),), None),
     "matmuls": (lambda: Fn(matmuls),
                 lambda: (_rand(4, 8), _rand(8, 6, seed=1), _rand(8, seed=2),
