@@ -277,6 +277,8 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
               "a reader of kf.contiguous reads memory">,
     Statistic<"numUnmappable", "boundaries-unmappable",
               "fusing would make a kernel no GPU mapping serves">,
+    Statistic<"numGathered", "boundaries-gathered",
+              "a gather reads its input at loaded indices: from memory">,
     Statistic<"numSiblings", "siblings",
               "kernels joined because they read the same tensor">,
   ];

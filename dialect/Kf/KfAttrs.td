@@ -96,6 +96,9 @@ def Kf_BoundaryReason : I32EnumAttr<"BoundaryReason", "why kernels stay apart", 
   // The fused kernel would be one no GPU mapping serves: its ops were kept
   // apart (kf-form-kernels checks every kernel it forms).
   I32EnumAttrCase<"Unmappable", 16, "unmappable">,
+  // The consumer gathers the producer's elements at indices it loads (an
+  // embedding's table): all of them must be in memory before it starts.
+  I32EnumAttrCase<"Gathered", 17, "gathered">,
 ]> {
   let cppNamespace = "::kfuse::kf";
   let genSpecializedAttr = 0; // only a parameter of #kf.boundary

@@ -518,6 +518,72 @@ def Kf_CatOp : Kf_Op<"cat", [Pure, InferTypeOpAdaptor]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Gathers: elements read at indices known only when the program runs
+//===----------------------------------------------------------------------===//
+
+def Kf_IndexTensor : RankedTensorOf<[I32, I64]>;
+
+def Kf_IndexSelectOp : Kf_Op<"index_select", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch.index_select(input, dim, index)` and `F.embedding`";
+  let description = [{
+    Picks the slices of `input` along `dim` that `index` names, for an
+    index of any rank (numpy's `take`): the result's shape is
+    `input.shape[:dim] + index.shape + input.shape[dim + 1:]`. With a 1-D
+    index it is `torch.index_select`; with `dim = 0` it is
+    `F.embedding(index, input)` (rows of a table for tokens of any shape).
+
+    `input` holds floats and is static along `dim` (a table: weights).
+    PyTorch raises an error on an index outside `[0, input.shape[dim])`;
+    a kernel cannot, so such an index gives NaN elements, which every later
+    op carries to the result: never a read outside the input, never a
+    silent value. Integer and bool inputs are not supported yet (they have
+    no NaN to show a bad index with).
+
+    One eager kernel: kf-to-linalg writes it as a `linalg.generic` over
+    the result that reads `index` through its indexing map and `input` at
+    the loaded index (`tensor.extract` in the body), so consumers fuse
+    into it as into any elementwise op; kernel formation keeps a kernel
+    that computes `input` apart from the one that gathers from it
+    (boundary `gathered`).
+
+    ```mlir
+    // tokens of a 2x5 batch looked up in a 100x16 table: tensor<2x5x16xf32>
+    %e = kf.index_select %table, %tokens dim 0 : tensor<100x16xf32>, tensor<2x5xi64>
+    ```
+  }];
+  let arguments = (ins Kf_FloatTensor:$input, Kf_IndexTensor:$index, I64Attr:$dim);
+  let results = (outs Kf_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $index `dim` $dim attr-dict `:` type($input) `,` type($index)
+  }];
+}
+
+def Kf_GatherOp : Kf_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch.gather(input, dim, index)`";
+  let description = [{
+    Reads one element of `input` for each element of `index` (of the same
+    rank): along `dim` at the position `index` holds, along every other dim
+    at the index element's own position, as `torch.gather`:
+    `out[i][j] = input[index[i][j]][j]` for `dim = 0`. The result has the
+    index's shape; each dim of it other than `dim` must be at most the
+    input's (checked at run time where dynamic).
+
+    As for `kf.index_select`: float inputs, static along `dim`, and an index
+    outside `[0, input.shape[dim])` gives NaN; one eager kernel, a
+    `linalg.generic` over the index that reads `input` in its body.
+
+    ```mlir
+    %g = kf.gather %x, %i dim 1 : tensor<4x8xf32>, tensor<4x3xi64>   // tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Kf_FloatTensor:$input, Kf_IndexTensor:$index, I64Attr:$dim);
+  let results = (outs Kf_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $index `dim` $dim attr-dict `:` type($input) `,` type($index)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Matmul
 //===----------------------------------------------------------------------===//
 

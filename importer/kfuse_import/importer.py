@@ -7,7 +7,7 @@ import traceback
 
 import torch
 
-from . import ops_nn, ops_pointwise, ops_reduce, ops_shape  # noqa: F401 (register handlers)
+from . import ops_conv, ops_gather, ops_nn, ops_pointwise, ops_reduce, ops_shape  # noqa: F401 (register handlers)
 from .emitter import Emitter, Value
 from .errors import UnsupportedOp
 from .kftypes import TORCH_TO_KF, from_fake, static_int

@@ -38,6 +38,9 @@ std::string reasonWords(Reason r, StringRef rule) {
     return "reads the reduction's value of another row (one block owns a row)";
   case Reason::Materialize:
     return "kf.contiguous writes its value to memory: its readers read it there";
+  case Reason::Gathered:
+    return "read at indices loaded when it runs (a table): the whole "
+           "value must be in memory before the kernel starts";
   case Reason::Unmappable:
     return ("no GPU mapping serves the fused kernel (" + rule + ")").str();
   }

@@ -233,6 +233,8 @@ EdgeDecision Planner::localRule(const Edge &e) {
   KernelKind pk = kinds[e.producer], ck = kinds[e.consumer];
   if (!opt.enabled)
     return refuse(Reason::FusionOff);
+  if (e.gathered)
+    return refuse(Reason::Gathered);
   for (unsigned n : {e.producer, e.consumer})
     if (isolated.alone[n])
       return refuse(Reason::Unmappable, isolated.why[n]);

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -121,6 +122,19 @@ KernelGraph::KernelGraph(func::FuncOp func, analysis::SymbolicShapes &shapes) {
       edges.push_back({*p, (unsigned)c, input->get(),
                        linalgOp.getMatchingIndexingMap(input), reshaped,
                        direct, input->getOperandNumber()});
+    }
+    // Tensors the body reads at loaded indices (a gather's input): an edge
+    // no fusion may take, so that the producer's kernel writes it first.
+    llvm::SetVector<Value> gathered;
+    node.op->walk([&](tensor::ExtractOp extract) {
+      if (!node.op->isAncestor(extract.getTensor().getParentBlock()->getParentOp()))
+        gathered.insert(extract.getTensor());
+    });
+    for (Value v : gathered) {
+      bool reshaped = false;
+      if (auto p = producerOf(v, reshaped))
+        edges.push_back({*p, (unsigned)c, v, AffineMap(), reshaped,
+                         v.getDefiningOp() == nodes[*p].op, 0, /*gathered=*/true});
     }
   }
   (void)shapes;

@@ -65,6 +65,9 @@ struct Edge {
   bool throughReshape = false; // a reshape that is more than unit dims
   bool direct = false; // reads the producer's result itself (no reshape)
   unsigned operand = 0; // the consumer's operand number that reads it
+  /// Read in the consumer's body at loaded indices (a gather's captured
+  /// input), not through an operand: `readMap` is null, `operand` unused.
+  bool gathered = false;
 };
 
 class KernelGraph {

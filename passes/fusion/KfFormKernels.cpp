@@ -282,6 +282,7 @@ struct KfFormKernelsPass
     case Reason::OtherRow: return numOtherRow;
     case Reason::Materialize: return numMaterialize;
     case Reason::Unmappable: return numUnmappable;
+    case Reason::Gathered: return numGathered;
     }
     llvm_unreachable("unknown reason");
   }

@@ -29,6 +29,8 @@ void Planner::recompute(FusionPlan &plan) {
     return;
   for (unsigned i = 0; i < g.edges.size(); ++i) {
     const Edge &e = g.edges[i]; // not a structured binding: lambdas use it
+    if (e.gathered)
+      continue; // read at loaded indices: never recomputed per element
     const Node &p = g.nodes[e.producer];
     unsigned cg = groupOf[e.consumer];
     const Group &consumerGroup = groups[cg];

@@ -178,8 +178,9 @@ bool Planner::readsOnlyOwnRows(unsigned a, unsigned b, unsigned rows,
           inside(edge.producer) ? rowDimsOf(edge.producer) : nullptr;
       if (!producerDims)
         continue;
-      // Through a reshape or slice the element read is not followed.
-      if (edge.throughReshape || (!own && !(own = ownRow(n, rows))))
+      // Through a reshape or slice (or a gather) the element read is not
+      // followed.
+      if (edge.throughReshape || edge.gathered || (!own && !(own = ownRow(n, rows))))
         return false;
       std::optional<SmallVector<unsigned>> loops = nonUnitReads(
           edge.readMap, g.nodes[n].loopSizes, edge.read);

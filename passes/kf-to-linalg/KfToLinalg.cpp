@@ -117,6 +117,7 @@ struct KfToLinalgPass : kfuse::impl::KfToLinalgBase<KfToLinalgPass> {
     lowering::populateShapeToTensor(patterns);
     lowering::populateViewsToLinalg(patterns);
     lowering::populateConcatToLinalg(patterns);
+    lowering::populateGatherToLinalg(patterns);
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
       return signalPassFailure();
 

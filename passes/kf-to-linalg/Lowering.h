@@ -92,6 +92,7 @@ void populateStructuredToLinalg(mlir::RewritePatternSet &patterns);
 void populateShapeToTensor(mlir::RewritePatternSet &patterns);
 void populateViewsToLinalg(mlir::RewritePatternSet &patterns);
 void populateConcatToLinalg(mlir::RewritePatternSet &patterns);
+void populateGatherToLinalg(mlir::RewritePatternSet &patterns);
 
 /// Folds every view copy (`kf.view`) into the linalg.generics that read it
 /// (ViewsToLinalg.cpp); a view nothing can read in place stays a copy.

@@ -6,6 +6,7 @@
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -33,13 +34,21 @@ bool isFree(Value v) {
   return v.getDefiningOp<tensor::EmptyOp>() != nullptr;
 }
 
-std::string typeString(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
+/// "2x5x16" ("" for a 0-d tensor).
+std::string shapeString(Value v) {
   std::string s;
+  for (int64_t d : cast<RankedTensorType>(v.getType()).getShape())
+    s += (s.empty() ? "" : "x") + (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
+  return s;
+}
+
+/// "2x5x16xf32".
+std::string typeString(Value v) {
+  std::string s = shapeString(v);
   llvm::raw_string_ostream os(s);
-  for (int64_t d : t.getShape())
-    os << (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d)) << "x";
-  t.getElementType().print(os);
+  if (!s.empty())
+    os << "x";
+  cast<RankedTensorType>(v.getType()).getElementType().print(os);
   return s;
 }
 
@@ -56,6 +65,39 @@ std::string nameOf(Value v) {
 
 Access access(Value v, analysis::SymbolicShapes &shapes) {
   return {nameOf(v), typeString(v), shapes.numel(v), shapes.bytes(v)};
+}
+
+/// A tensor the kernel reads only at loaded indices (a gather's input, read
+/// by tensor.extract in linalg bodies): what it reads is one element per
+/// element each such op computes, not the whole tensor (an embedding
+/// table). Returns the linalg ops that gather from `v`, or nothing if the
+/// kernel reads `v` otherwise too.
+SmallVector<Operation *> gatherersOf(Value v, kf::KernelOp kernel) {
+  SmallVector<Operation *> ops;
+  for (Operation *user : v.getUsers()) {
+    if (!kernel->isAncestor(user))
+      continue;
+    auto extract = dyn_cast<tensor::ExtractOp>(user);
+    Operation *owner = extract ? extract->getParentOp() : nullptr;
+    if (!owner || !isa<linalg::LinalgOp>(owner) || owner->getNumResults() != 1)
+      return {};
+    if (!llvm::is_contained(ops, owner))
+      ops.push_back(owner);
+  }
+  return ops;
+}
+
+Access gatheredAccess(Value v, ArrayRef<Operation *> gatherers,
+                      analysis::SymbolicShapes &shapes) {
+  Poly elements = Poly::constant(0);
+  std::string read;
+  for (Operation *op : gatherers) {
+    elements = elements + shapes.numel(op->getResult(0));
+    read += (read.empty() ? "" : " + ") + shapeString(op->getResult(0));
+  }
+  unsigned bits = cast<RankedTensorType>(v.getType()).getElementTypeBitWidth();
+  Poly bytes = elements * Poly::constant(std::max(1u, bits / 8));
+  return {nameOf(v), typeString(v) + " gathered " + read, elements, bytes};
 }
 
 } // namespace
@@ -83,8 +125,11 @@ Traffic countTraffic(func::FuncOp func, std::vector<Kernel> *kernels,
     for (Value v : captured)
       if (isa<RankedTensorType>(v.getType()) && !isFree(underlyingTensor(v)))
         inputs.insert(underlyingTensor(v));
-    for (Value v : inputs)
-      k.reads.push_back(access(v, shapes));
+    for (Value v : inputs) {
+      SmallVector<Operation *> gatherers = gatherersOf(v, kernel);
+      k.reads.push_back(gatherers.empty() ? access(v, shapes)
+                                          : gatheredAccess(v, gatherers, shapes));
+    }
     for (Value r : kernel.getResults())
       k.writes.push_back(access(r, shapes));
     total.kernels += 1;

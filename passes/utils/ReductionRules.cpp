@@ -189,15 +189,19 @@ FailureOr<Value> Rules::matmul() {
 
 /// Views and copies: the bound moves as the value does.
 FailureOr<Value> Rules::view() {
-  if (!isa<ReshapeOp, TransposeOp, SliceOp, BroadcastToOp, ContiguousOp, CatOp,
-           tensor::CastOp>(op))
+  bool gather = isa<IndexSelectOp, GatherOp>(op);
+  if (!gather && !isa<ReshapeOp, TransposeOp, SliceOp, BroadcastToOp, ContiguousOp, CatOp,
+                      tensor::CastOp>(op))
     return op->emitOpError("has no float64 reference rule"), failure();
-  if (llvm::none_of(in.bounds, [](Value e) { return bool(e); }))
+  if (!in.bounds[0] && (gather || llvm::none_of(in.bounds, [](Value e) { return bool(e); })))
     return Value();
   // The operands first: they must be defined before the copy that reads them.
+  // A gather reads its input's bound at the same indices (the index is
+  // exact: an integer).
   SmallVector<Value> operands;
   for (unsigned i = 0; i < op->getNumOperands(); ++i)
-    operands.push_back(in.bounds[i] ? h.f64(in.bounds[i]) : h.zerosLike(a(i)));
+    operands.push_back(gather && i == 1 ? a(i)
+                       : in.bounds[i] ? h.f64(in.bounds[i]) : h.zerosLike(a(i)));
   Operation *copy = h.builder().clone(*op);
   copy->setOperands(operands);
   if (failed(retype(copy)))

@@ -259,6 +259,40 @@
 // CHECK-NEXT:    %clamp = kf.minimum %maximum, %xs_1
 // CHECK-NEXT:    %std_mean = kf.std %xs_0 dims [0] correction 1 : tensor<3x8xf32>
 
+// nn.Embedding, index_select and gather are kf.index_select and kf.gather
+// (dim 0 for a table), never a one-hot matmul.
+// CHECK-LABEL: func.func @gathers(
+// CHECK:         %embedding = kf.index_select %p_wte_weight, %tok dim 0 : tensor<11x8xf32>, tensor<2x6xi64>
+// CHECK:         %embedding_1 = kf.index_select %p_wpe_weight, %arange dim 0 : tensor<6x8xf32>, tensor<6xi64>
+// CHECK:         %index_select = kf.index_select %x, %cols dim 1 : tensor<3x5xf32>, tensor<4xi64>
+// CHECK-NEXT:    %gather = kf.gather %x, %expand dim 1 : tensor<3x5xf32>, tensor<3x4xi64>
+// x[:, i] and w[tok] (aten.index with one index tensor) are index_select too.
+// CHECK:         %index = kf.index_select %x, %view_1 dim 1 : tensor<3x5xf32>, tensor<2x2xi64>
+// CHECK-NEXT:    %index_1 = kf.index_select %p_wte_weight, %tok dim 0 : tensor<11x8xf32>, tensor<2x6xi64>
+// CHECK-NOT:     kf.matmul
+// CHECK:         return {{.*}} : tensor<2x6x8xf32>, tensor<2x6x8xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<3x2x2xf32>, tensor<2x6x8xf32>
+
+// A convolution is an explicit GEMM: zero padding (kf.cat), one strided
+// slice per kernel position (views), the im2col matrix (one kf.cat), a
+// matmul by the weight (batched over groups: depthwise is [8, 1, 9]), the
+// bias its epilogue. Pooling takes the same windows: max pooling pads with
+// -inf and takes their kf.maximum; average pooling divides their sum by
+// the window (count_include_pad=False: numpy's counts, a constant).
+// CHECK-LABEL: func.func @convs(
+// CHECK:         %convolution_pad = kf.cat %convolution_pad_edge, %x, %convolution_pad_edge dim 2 : tensor<2x3x1x16xf32>, tensor<2x3x15x16xf32>, tensor<2x3x1x16xf32>
+// CHECK:         %convolution_win = kf.slice %convolution_pad_1 starts [0, 0, 0, 0] ends [9223372036854775807, 9223372036854775807, 15, 9223372036854775807] steps [1, 1, 2, 1] : tensor<2x3x17x18xf32>
+// CHECK:         %convolution_im2col = kf.cat {{.*}} dim 2 : tensor<2x3x1x64xf32>,
+// CHECK-NEXT:    %convolution_cols = kf.reshape %convolution_im2col [2, 27, 64] : tensor<2x3x9x64xf32>
+// CHECK-NEXT:    %convolution_wmat = kf.reshape %p_c1_weight [8, 27] : tensor<8x3x3x3xf32>
+// CHECK-NEXT:    %convolution_mm = kf.matmul %convolution_wmat, %convolution_cols : tensor<8x27xf32>, tensor<2x27x64xf32>
+// CHECK:         %convolution_1_mm = kf.matmul %convolution_1_wmat, %convolution_1_im2col : tensor<8x1x9xf32>, tensor<2x8x9x64xf32>
+// CHECK:         %convolution_2_mm = kf.matmul %convolution_2_wmat, %convolution_2_cols : tensor<2x3x12xf32>, tensor<2x2x12x64xf32>
+// CHECK:         %max_pool2d_with_indices_pad_edge = kf.constant dense<0xFF800000> : tensor<2x8x1x8xf32>
+// CHECK:         %max_pool2d_with_indices = kf.maximum
+// CHECK:         %avg_pool2d_1_count = kf.constant dense<{{.*}}> : tensor<4x4xf32>
+// CHECK:         %avg_pool2d_1 = kf.div %avg_pool2d_1_sum_7, %avg_pool2d_1_count : tensor<2x8x4x4xf32>, tensor<4x4xf32>
+// CHECK:         return {{.*}} : tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>, tensor<2x6x8x8xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x1x1xf32>, tensor<2x8x2x4xf32>, tensor<2x5x5xf32>
+
 // A torch.export.Dim is a '?'; reshapes keep it as -1.
 // CHECK-LABEL: func.func @dynamic(
 // CHECK:         %x: tensor<?x16xf32>            // arg2: x (input)

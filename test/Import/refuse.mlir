@@ -7,8 +7,8 @@
 // CHECK:      cumsum: UnsupportedOp op=aten.cumsum.default where=refuse.mlir.py:17 reason=kf has no op for it
 // CHECK-NEXT:   message: {{.*}}refuse.mlir.py:17: aten.cumsum.default: kf has no op for it (see importer/README.md for what kfuse-import maps)
 // CHECK-NEXT:     return torch.cumsum(x, 0)
-// kf has no gather.
-// CHECK:      embedding: UnsupportedOp op=aten.embedding.default where=refuse.mlir.py:26
+// kf gathers floats only (an index out of range shows as NaN).
+// CHECK:      int_gather: UnsupportedOp op=aten.index_select.default where=refuse.mlir.py:26 reason=index_select of i64 values: kf gathers floats only (an index out of range shows as NaN)
 // CHECK:      batch_norm_training: UnsupportedOp op=aten._native_batch_norm_legit_functional.default where=refuse.mlir.py:35 reason=batch_norm in training mode updates its running statistics, which a kf function cannot (call model.eval() before importing)
 // CHECK:      label_smoothing: UnsupportedOp op=aten.cross_entropy_loss.default where=refuse.mlir.py:40 reason=cross_entropy with label_smoothing
 // kf.argmax needs the size of the dim it reduces (its index constant).
@@ -23,4 +23,8 @@
 // CHECK-NEXT:     return torch.cumsum(x, 0)
 // CHECK-NEXT:   called from {{.*}}refuse.mlir.py:69 in forward: return running_total(x * 2)
 // CHECK-NEXT:   callers: refuse.mlir.py:69 in forward
+// Advanced indexing that kf.index_select cannot express: a boolean mask,
+// several index tensors.
+// CHECK:      mask_index: UnsupportedOp op=aten.index.Tensor where=refuse.mlir.py:92 reason=indexing with a boolean mask (the result's size depends on the data)
+// CHECK:      two_index_tensors: UnsupportedOp op=aten.index.Tensor where=refuse.mlir.py:93 reason=indexing with 2 index tensors (kf takes one: x[i] or x[:, i])
 // CHECK-NOT:  imported (expected a refusal)

@@ -17,13 +17,13 @@ class Cumsum(nn.Module):
         return torch.cumsum(x, 0)
 
 
-class Embedding(nn.Module):
+class IntGather(nn.Module):
     def __init__(self):
         super().__init__()
-        self.table = nn.Embedding(10, 4)
+        self.register_buffer("table", torch.arange(40).view(10, 4))
 
     def forward(self, i):
-        return self.table(i)
+        return torch.index_select(self.table, 0, i)
 
 
 class TrainingBatchNorm(nn.Module):
@@ -69,9 +69,18 @@ class InHelper(nn.Module):
         return running_total(x * 2)
 
 
+class Fn(nn.Module):
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def forward(self, *xs):
+        return self.f(*xs)
+
+
 CASES = [
     ("cumsum", Cumsum(), (torch.randn(4, 3),), None),
-    ("embedding", Embedding(), (torch.tensor([1, 2]),), None),
+    ("int_gather", IntGather(), (torch.tensor([1, 2]),), None),
     ("batch_norm_training", TrainingBatchNorm().train(), (torch.randn(4, 3),), None),
     ("label_smoothing", Smoothing(), (torch.randn(4, 3), torch.tensor([0, 1, 2, 0])), None),
     ("argmax_dynamic", DynamicArgmax(), (torch.randn(4, 3),),
@@ -80,6 +89,9 @@ CASES = [
     ("uint8", Bytes(), (torch.tensor([1, 2], dtype=torch.uint8),), None),
     ("size_as_value", SizeAsValue(), (torch.randn(4, 3),), ({0: torch.export.Dim("n", min=2)},)),
     ("in_helper", InHelper(), (torch.randn(4, 3),), None),
+    ("mask_index", Fn(lambda x: x[x > 0]), (torch.randn(4, 3),), None),
+    ("two_index_tensors", Fn(lambda x, i: x[i, i]), (torch.randn(4, 3), torch.tensor([0, 2])),
+     None),
 ]
 
 for name, module, args, dynamic in CASES:

@@ -18,4 +18,7 @@
 // CHECK: mlp_dynamic_batch at batch 3: ok, 1 result
 // CHECK: layer_norm_bf16: ok, 1 result, max abs error {{.*}} (rtol 0.02, atol 0.02)
 // CHECK: gelu_mlp_f16: ok, 1 result, max abs error {{.*}} (rtol 0.002, atol 0.002)
+// Deeper models against the model in float64: within 10x PyTorch's error.
+// CHECK: tiny_resnet: ok, 1 result, error {{.*}} against float64, PyTorch float32's {{.*}} (bound 10x)
+// CHECK: tiny_gpt2: ok, 1 result, error {{.*}} against float64, PyTorch float32's {{.*}} (bound 10x)
 // CHECK-NOT: FAIL

@@ -14,8 +14,8 @@ pointwise-only program may use.
 from kf_gen import FLOATS, INTS, result_type, broadcast
 
 NEW_KINDS = ["math", "rounding", "clamp", "floor_mod", "var", "rms_norm",
-             "batch_norm", "arg_extreme", "cat"]
-POINTWISE_NEW_KINDS = ["math", "rounding", "clamp", "floor_mod", "cat"]
+             "batch_norm", "arg_extreme", "cat", "gather"]
+POINTWISE_NEW_KINDS = ["math", "rounding", "clamp", "floor_mod", "cat", "gather"]
 
 # The finfo(dtype).eps kf.rms_norm uses when no eps is given.
 EPS = {"f32": 2.0 ** -23, "f16": 2.0 ** -10, "bf16": 2.0 ** -7, "f64": 2.0 ** -52}
@@ -196,3 +196,31 @@ class NewOps:
         names = ", ".join(v.name for v in inputs)
         types = ", ".join(v.type() for v in inputs)
         self.emit(f"kf.cat {names} dim {spelled} : {types}", shape, t, tshape)
+
+    def op_gather(self):
+        # kf.index_select (an index of rank 0 to 2) or kf.gather of a float
+        # value along a dim that is static in it; the index is a new
+        # argument (the harness's integers: some out of range, NaN there).
+        rng = self.rng
+        x = self.pick(lambda v: v.dtype in FLOATS and len(v.shape) >= 1
+                      and any(t is not None for t in v.tshape))
+        if x is None:
+            return
+        d = rng.choice([i for i, t in enumerate(x.tshape) if t is not None])
+        spelled = d - len(x.shape) if rng.random() < 0.3 else d
+        index_type = rng.choice(INTS)
+        if rng.random() < 0.6:
+            ishape = [rng.choice([1, 2, 3, 5]) for _ in range(rng.choice([0, 1, 1, 2]))]
+            i = self.new_arg(ishape, index_type, static=True)
+            self.emit(f"kf.index_select {x.name}, {i.name} dim {spelled} : {x.type()}, {i.type()}",
+                      x.shape[:d] + ishape + x.shape[d + 1:], x.dtype,
+                      x.tshape[:d] + ishape + x.tshape[d + 1:])
+            return
+        # torch.gather: off the dim, at most the input's size (its own
+        # size where the input's is dynamic, checked when it runs).
+        ishape = [rng.choice([1, 2, 3, 5]) if k == d else
+                  (c if t is None else rng.randint(min(1, c), c))
+                  for k, (c, t) in enumerate(zip(x.shape, x.tshape))]
+        i = self.new_arg(ishape, index_type, static=True)
+        self.emit(f"kf.gather {x.name}, {i.name} dim {spelled} : {x.type()}, {i.type()}",
+                  ishape, x.dtype, ishape)

@@ -17,6 +17,9 @@
 
 #include "passes/gpu/rows/RowEmitter.h"
 #include "passes/gpu/rows/RowOnChip.h"
+#include "passes/analysis/SymbolicShapes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 
@@ -89,6 +92,20 @@ bool readsRowOnly(AffineMap map, ArrayRef<bool> isRowDim) {
 }
 
 
+/// The size of each loop of `op` (on tensors) as a polynomial in the
+/// function's dynamic sizes: the size of the first operand dim it indexes.
+SmallVector<analysis::Poly> loopSizes(linalg::LinalgOp op, analysis::SymbolicShapes &shapes) {
+  SmallVector<analysis::Poly> sizes(op.getNumLoops(), analysis::Poly::constant(0));
+  SmallVector<bool> found(op.getNumLoops(), false);
+  for (OpOperand &operand : op->getOpOperands())
+    for (auto [i, e] : llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(e); d && !found[d.getPosition()]) {
+        sizes[d.getPosition()] = shapes.dim(operand.get(), i);
+        found[d.getPosition()] = true;
+      }
+  return sizes;
+}
+
 /// Whether `ops` (on tensors) form a row kernel; `refuse` says why not.
 LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
                       function_ref<InFlightDiagnostic()> refuse, Layout &layout) {
@@ -106,7 +123,29 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
   // [3, 1, 2] is no op over the reduction's rows; found by kf_fuzz.py).
   // Canonicalization on buffers may make some of those equal dims static
   // later; the decision made here stands.
-  auto sameSizes = [](ArrayRef<int64_t> a, ArrayRef<int64_t> b) { return a == b; };
+  // Two dynamic sizes match only as the same polynomial in the function's
+  // dynamic sizes (analysis::SymbolicShapes): a `?` a reshape made (the
+  // 3 * d0 elements of a ?x3 tensor collapsed into one dim) is not the d0
+  // rows, though both are `?`; the emitter took that op for one over the
+  // rows and wrote d0 of its 3 * d0 elements (found by kf_fuzz.py, seed 1).
+  // On buffers (the emitters' second look) the static sizes decide.
+  std::optional<analysis::SymbolicShapes> shapes;
+  auto func = first->getParentOfType<func::FuncOp>();
+  if (func && first.hasPureTensorSemantics())
+    shapes.emplace(func);
+  SmallVector<analysis::Poly> firstSizes, firstRows;
+  if (shapes) {
+    firstSizes = loopSizes(first, *shapes);
+    for (auto [i, p] : llvm::enumerate(firstSizes))
+      if (layout.isRowDim[i])
+        firstRows.push_back(p);
+  }
+  auto sameLoops = [&](linalg::GenericOp op, ArrayRef<int64_t> sizes,
+                       ArrayRef<analysis::Poly> symbolic) {
+    if (op.getStaticLoopRanges() != sizes)
+      return false;
+    return !shapes || loopSizes(op, *shapes) == SmallVector<analysis::Poly>(symbolic);
+  };
   // Values the kernel's own ops write: read back only at the same element
   // or as a row value.
   llvm::DenseSet<Value> written;
@@ -127,7 +166,7 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
     bool fullRank = loops == layout.isRowDim.size() && !rowOp;
     if (isReduction(op)) {
       if (generic.getIteratorTypesArray() != first.getIteratorTypesArray() ||
-          !sameSizes(generic.getStaticLoopRanges(), layout.sizes))
+          !sameLoops(generic, layout.sizes, firstSizes))
         return refuse() << "its reductions are over different rows";
       if (generic.getNumDpsInits() != 1)
         return refuse() << "a reduction has several results";
@@ -139,12 +178,11 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
                         layout.isRowDim))
         return refuse() << "a reduction's result is not indexed by its rows";
     } else if (fullRank) {
-      if (!sameSizes(generic.getStaticLoopRanges(), layout.sizes))
+      if (!sameLoops(generic, layout.sizes, firstSizes))
         return refuse() << "its ops iterate over different shapes";
     } else if (!rowOp) {
       return refuse() << "an op is neither over the rows nor over rows and columns";
-    } else if (loops == layout.rows &&
-               !sameSizes(generic.getStaticLoopRanges(), rowSizes)) {
+    } else if (loops == layout.rows && !sameLoops(generic, rowSizes, firstRows)) {
       return refuse() << "its ops iterate over different rows";
     }
     for (OpOperand &init : generic.getDpsInitsMutable())

@@ -166,6 +166,45 @@ def misc(x, y):
             torch.std_mean(x, 0)[0], a * b, x.new_full((3, 3), 2.0) - x[:, :3])
 
 
+class Gathers(nn.Module):
+    """Token and position embeddings (nn.Embedding), index_select and
+    gather: kf.index_select and kf.gather, never a one-hot matmul."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.wte = nn.Embedding(11, 8)
+        self.wpe = nn.Embedding(6, 8)
+
+    def forward(self, tok, x, cols):
+        h = self.wte(tok) + self.wpe(torch.arange(tok.shape[1]))
+        rows = cols.view(1, -1).expand(x.shape[0], -1)
+        return (h, F.layer_norm(h, (8,)), torch.index_select(x, 1, cols),
+                torch.gather(x, 1, rows), self.wte(cols).sum(-1), x[:, cols.view(2, 2)],
+                self.wte.weight[tok])
+
+
+class Convs(nn.Module):
+    """Convolutions (strided, padded, dilated, depthwise, grouped, 1-D) and
+    pooling (max with ceil_mode, average with and without the padding
+    counted, adaptive), written out as kf slices, cats and matmuls."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.c1 = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.dw = nn.Conv2d(8, 8, 3, padding=2, dilation=2, groups=8)
+        self.g2 = nn.Conv2d(8, 6, (1, 3), padding=(0, 1), groups=2, bias=False)
+        self.c1d = nn.Conv1d(4, 5, 3, stride=2, padding=1)
+
+    def forward(self, x, s):
+        y = self.c1(x).relu()
+        z = self.dw(y)
+        return (y, z, self.g2(z), F.max_pool2d(y, 3, 2, 1), F.max_pool2d(y, 2, ceil_mode=True),
+                F.avg_pool2d(y, 3, 2, 1), F.avg_pool2d(y, 3, 2, 1, count_include_pad=False),
+                F.adaptive_avg_pool2d(y, 1), F.adaptive_avg_pool2d(y, (2, 4)), self.c1d(s))
+
+
 _batch = torch.export.Dim("batch", min=2, max=1024)
 OPS = {
     "arithmetic": (lambda: Fn(arithmetic),
@@ -201,6 +240,10 @@ OPS = {
                         torch.log_softmax(_rand(6, 5, seed=1), 1), _rand(5, low=0.5, high=1.5)),
                None),
     "misc": (lambda: Fn(misc), lambda: (_rand(3, 8), _rand(3, 8, seed=1, low=0.5)), None),
+    "gathers": (Gathers,
+                lambda: (_ints(2, 6, low=0, high=11, dtype=torch.int64), _rand(3, 5),
+                         torch.tensor([4, 0, 2, 2])), None),
+    "convs": (Convs, lambda: (_rand(2, 3, 15, 16), _rand(2, 4, 9, seed=1)), None),
     "dynamic": (Dynamic, lambda: (_rand(4, 16),), ({0: _batch},)),
     "bf16_f16": (lambda: Fn(lambda x, h: (x * 2 + 1, (h * h).sum(-1), torch.softmax(x, -1),
                                           F.layer_norm(h, (8,)))),

@@ -13,6 +13,7 @@ same tensors. A model with a dynamic batch also runs at a second batch size,
 its new input given with --input (which wins over --input-dir). Prints one
 line a model; exits 1 on any mismatch."""
 import argparse
+import copy
 import os
 import subprocess
 import sys
@@ -77,6 +78,32 @@ def compare(name, tag, got, expected, tol):
     return True
 
 
+def float64_reference(model, inputs):
+    """The model in float64 on the same inputs (integer inputs as they are)."""
+    wide = [x.double() if x.is_floating_point() else x for x in inputs]
+    with torch.no_grad():
+        out = copy.deepcopy(model).double()(*wide)
+    return out if isinstance(out, tuple) else (out,)
+
+
+def compare_float64(tag, got, expected, reference):
+    """kfuse's error against the float64 model within 10x PyTorch's own
+    float32 error there (the issue's bar for real models): a bound that
+    grows with the model's depth and magnitudes, as its rounding does."""
+    for i, (g, e, r) in enumerate(zip(got, expected, reference)):
+        r = r.numpy()
+        ours = float(np.abs(g.astype(np.float64) - r).max())
+        theirs = float(np.abs(as_numpy(e).astype(np.float64) - r).max())
+        bound = 10 * max(theirs, np.finfo(np.float32).eps * float(np.abs(r).max()))
+        if not ours <= bound:
+            print(f"{tag}: FAIL result {i}: error {ours:.2e} against float64, PyTorch "
+                  f"float32's {theirs:.2e} (bound {bound:.2e})")
+            return False
+    print(f"{tag}: ok, {len(got)} result{'s' * (len(got) != 1)}, error {ours:.2e} against "
+          f"float64, PyTorch float32's {theirs:.2e} (bound 10x)")
+    return True
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--kfuse-run", required=True)
@@ -105,7 +132,10 @@ def main():
             expected = model(*inputs)
         expected = expected if isinstance(expected, tuple) else (expected,)
         got = run_kfuse(args, mlir, ["--input-dir", inputs_dir], len(expected), args.work, name)
-        ok &= compare(name, name, got, expected, TOLERANCES.get(name))
+        if TOLERANCES.get(name) == "float64":
+            ok &= compare_float64(name, got, expected, float64_reference(model, inputs))
+        else:
+            ok &= compare(name, name, got, expected, TOLERANCES.get(name))
         if name in args.also_constants:  # the weights inside, as kf.constant
             prog = kfuse_import.import_module(model, inputs, dynamic, weights="constants",
                                               entry=name)
