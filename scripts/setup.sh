@@ -55,3 +55,18 @@ else
   "$venv/bin/python" -m pip install --disable-pip-version-check --progress-bar off -q "torch==$TORCH_VERSION"
   "$venv/bin/python" -c "import torch; print('setup: PyTorch', torch.__version__)"
 fi
+# kfuse's Python package (importer/kfuse_import) in that environment: a .pth
+# line puts this checkout's importer/ on its path, and a dist-info with an
+# entry point in torch's group makes torch.compile(model, backend="kfuse")
+# find the backend without an import.
+if [ "${KFUSE_NO_TORCH:-0}" != 1 ]; then
+  site="$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")"
+  here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  echo "$here/importer" > "$site/kfuse.pth"
+  mkdir -p "$site/kfuse_import-0.0.dist-info"
+  printf 'Metadata-Version: 2.1\nName: kfuse-import\nVersion: 0.0\n' \
+    > "$site/kfuse_import-0.0.dist-info/METADATA"
+  printf '[torch_dynamo_backends]\nkfuse = kfuse_import.backend:kfuse_backend\n' \
+    > "$site/kfuse_import-0.0.dist-info/entry_points.txt"
+  echo "setup: kfuse_import (and torch.compile's backend \"kfuse\") in $venv, from $here/importer"
+fi

@@ -1,0 +1,208 @@
+"""torch.compile(model, backend="kfuse"): each FX graph Dynamo captures runs
+as a kfuse library on the CPU.
+
+    import kfuse_import.backend          # registers the backend "kfuse"
+    fast = torch.compile(model, backend="kfuse")
+
+For each graph: kfuse-import writes it as kf (torch.export of the graph on
+Dynamo's example inputs), kfuse-compile --emit=lib builds it once per
+program text (a cache keyed by its SHA-256, in $KFUSE_CACHE or
+~/.cache/kfuse/torch), and each call hands the library the tensors' own
+memory (no copy in): the packed entry `kfuse_packed_<graph>__host_fused`
+takes one memref descriptor per argument. Its results are wrapped as torch
+tensors over the library's buffers (no copy out), freed by the runtime when
+torch frees them; a result that is one of the arguments is that argument.
+A new shape: with torch.compile(..., dynamic=False), a new static graph
+from Dynamo, compiled again (the cache keeps each); by default Dynamo makes
+the second shape dynamic (a size as an input), which runs in PyTorch.
+
+A graph kfuse cannot import or compile runs as PyTorch runs it (the
+backend returns the graph's own forward), with one warning naming why, so a
+model never fails for being compiled. What is not built yet: falling back
+per op (a graph with one op kf lacks runs wholly in PyTorch, not split into
+kfuse and PyTorch parts), CUDA tensors (the graph runs in PyTorch), and
+autograd (the library computes forward only; Dynamo hands training graphs
+to it unchanged, so use it under torch.no_grad() or in eval mode).
+"""
+import ctypes
+import hashlib
+import os
+import subprocess
+import tempfile
+import warnings
+import weakref
+
+import torch
+
+from .errors import UnsupportedOp
+from .importer import import_module
+
+_DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+           "f64": torch.float64, "i32": torch.int32, "i64": torch.int64, "i1": torch.bool}
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _tool(name, env):
+    """kfuse-compile or libkfuse_runtime.so: $env, else the build next to
+    this package, else the PATH (for the compiler)."""
+    if os.environ.get(env):
+        return os.environ[env]
+    built = os.path.join(_REPO, "build", "lib" if name.endswith(".so") else "bin", name)
+    return built if os.path.exists(built) else name
+
+
+class _Descriptor(ctypes.Structure):
+    """The head of a memref descriptor: allocated, aligned, offset; sizes and
+    strides follow (8 bytes each)."""
+    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                ("offset", ctypes.c_int64)]
+
+
+def _descriptor(t):
+    words = (ctypes.c_int64 * (3 + 2 * t.dim()))()
+    words[0] = words[1] = t.data_ptr()
+    words[2] = 0
+    for i, (s, st) in enumerate(zip(t.shape, t.stride())):
+        words[3 + i], words[3 + t.dim() + i] = s, st
+    return words
+
+
+class _Runtime:
+    """libkfuse_runtime.so, started once on the CPU."""
+    lib = None
+
+    @classmethod
+    def get(cls):
+        if cls.lib is None:
+            lib = ctypes.CDLL(_tool("libkfuse_runtime.so", "KFUSE_RUNTIME"), mode=ctypes.RTLD_GLOBAL)
+            why = ctypes.create_string_buffer(512)
+            if lib.kfuse_rt_init(b"cpu", why, ctypes.c_size_t(len(why))) != 0:
+                raise RuntimeError("kfuse runtime: " + why.value.decode())
+            lib.kfuse_rt_free.argtypes = [ctypes.c_void_p]
+            cls.lib = lib
+        return cls.lib
+
+
+class CompiledGraph:
+    """One FX graph as a kfuse library: call it with the graph's tensors."""
+
+    def __init__(self, program, cache_dir):
+        self.entry = program.entry
+        self.results = _result_types(program.text, program.entry)
+        self.weights = [torch.from_numpy(a) for a in program.inputs[:len(program.args) -
+                                                                      self.n_inputs(program)]]
+        key = hashlib.sha256(program.text.encode()).hexdigest()[:32]
+        lib_path = os.path.join(cache_dir, key + ".so")
+        if not os.path.exists(lib_path):
+            os.makedirs(cache_dir, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=cache_dir) as tmp:
+                src = os.path.join(tmp, "graph.mlir")
+                with open(src, "w") as f:
+                    f.write(program.text)
+                built = os.path.join(tmp, "graph.so")
+                run = subprocess.run([_tool("kfuse-compile", "KFUSE_COMPILE"), src, "--emit=lib",
+                                      "-o", built], capture_output=True, text=True)
+                if run.returncode != 0:
+                    raise UnsupportedOp("kfuse-compile failed: " + (run.stderr or run.stdout)
+                                        .strip().splitlines()[-1])
+                os.replace(built, lib_path)  # atomic: a reader never sees half a library
+        _Runtime.get()
+        self.lib = ctypes.CDLL(lib_path)
+        self.fn = getattr(self.lib, f"kfuse_packed_{self.entry}__host_fused")
+        self.fn.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        self.fn.restype = None
+
+    @staticmethod
+    def n_inputs(program):
+        return sum(1 for _, what in program.args if what.endswith("(input)"))
+
+    def __call__(self, *inputs):
+        args = list(self.weights) + [t.contiguous() for t in inputs]
+        descriptors = [_descriptor(t) for t in args]
+        words = sum(3 + 2 * len(shape) for shape, _ in self.results)
+        out = (ctypes.c_int64 * max(words, 1))()
+        pointers = ([ctypes.cast(out, ctypes.c_void_p)] if self.results else []) + \
+                   [ctypes.cast(d, ctypes.c_void_p) for d in descriptors]
+        self.fn((ctypes.c_void_p * len(pointers))(*pointers))
+        results, w = [], 0
+        owned = {t.data_ptr(): t for t in args}
+        for shape, dtype in self.results:
+            rank = len(shape)
+            allocated, aligned, offset = out[w], out[w + 1], out[w + 2]
+            sizes = list(out[w + 3:w + 3 + rank])
+            strides = list(out[w + 3 + rank:w + 3 + 2 * rank])
+            w += 3 + 2 * rank
+            results.append(self._wrap(allocated, aligned, offset, sizes, strides,
+                                      _DTYPES[dtype], owned))
+        return tuple(results)
+
+    @staticmethod
+    def _wrap(allocated, aligned, offset, sizes, strides, dtype, owned):
+        elt = torch.empty((), dtype=dtype).element_size()
+        if aligned in owned:  # an argument returned as it is (or a view of it)
+            base = owned[aligned]
+            return torch.as_strided(base.view(-1) if base.dim() else base.view(1), sizes,
+                                    strides, offset)
+        n = 0 if 0 in sizes else offset + 1 + sum((s - 1) * st for s, st in zip(sizes, strides))
+        if n == 0:
+            if allocated:
+                _Runtime.get().kfuse_rt_free(allocated)
+            return torch.empty(sizes, dtype=dtype)
+        buf = (ctypes.c_char * (n * elt)).from_address(aligned)
+        weakref.finalize(buf, _Runtime.get().kfuse_rt_free, allocated)
+        flat = torch.frombuffer(buf, dtype=dtype, count=n)
+        return torch.as_strided(flat, sizes, strides, offset)
+
+
+def _result_types(text, entry):
+    """[(shape, dtype)] of `entry`'s results, read from its signature."""
+    import re
+    head = text[text.index(f"func.func @{entry}("):]
+    sig = head[head.index(") -> ") + 5:head.index("{")].strip()
+    sig = sig[1:-1] if sig.startswith("(") else sig
+    types = re.findall(r"tensor<([^>]*)>", sig)
+    out = []
+    for t in types:
+        *dims, dtype = t.split("x")
+        out.append(([None if d == "?" else int(d) for d in dims], dtype))
+    return out
+
+
+def kfuse_backend(gm, example_inputs):
+    """The torch.compile backend: the graph as a kfuse library, or as PyTorch
+    runs it where kfuse cannot (with a warning saying why)."""
+    cache_dir = os.environ.get("KFUSE_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "kfuse", "torch")
+    tensors = all(isinstance(x, torch.Tensor) for x in example_inputs)
+    why = None
+    if not tensors:
+        why = ("an input that is not a tensor (a size Dynamo made dynamic: "
+               "torch.compile(..., dynamic=False) compiles each shape instead)")
+    elif any(x.device.type != "cpu" for x in example_inputs):
+        why = "a tensor not on the CPU"
+    elif torch.is_grad_enabled() and any(x.requires_grad for x in example_inputs):
+        why = "a graph that needs gradients (kfuse computes forward only)"
+    if why is None:
+        try:
+            program = import_module(gm, tuple(example_inputs), entry="graph")
+            compiled = CompiledGraph(program, cache_dir)
+
+            def run(*inputs):
+                out = compiled(*inputs)
+                return out
+
+            return run
+        except (UnsupportedOp, RuntimeError, ValueError, OSError) as e:
+            why = str(e).splitlines()[0]
+    warnings.warn(f"kfuse: this graph runs in PyTorch: {why}", stacklevel=2)
+    return gm.forward
+
+
+def register():
+    from torch._dynamo import register_backend
+    from torch._dynamo.backends.registry import _BACKENDS
+    if "kfuse" not in _BACKENDS:
+        register_backend(name="kfuse")(kfuse_backend)
+
+
+register()

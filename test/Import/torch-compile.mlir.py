@@ -1,0 +1,74 @@
+"""torch.compile(model, backend="kfuse") against PyTorch: an MLP, a zoo
+model against float64, an op kfuse lacks (the graph falls back to PyTorch
+with a warning), results that alias an input, and new shapes with
+dynamic=False (one library per shape in the cache)."""
+import os
+import sys
+import warnings
+
+import torch
+import torch.nn as nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "importer"))
+import kfuse_import.backend  # noqa: E402,F401 (registers "kfuse")
+from kfuse_import import zoo  # noqa: E402
+
+
+def compiled(model, **kw):
+    torch._dynamo.reset()
+    return torch.compile(model, backend="kfuse", **kw)
+
+
+def kfuse_warnings(caught):
+    return [str(w.message) for w in caught if "kfuse" in str(w.message)]
+
+
+def libraries():
+    return len([f for f in os.listdir(os.environ["KFUSE_CACHE"]) if f.endswith(".so")])
+
+
+torch.manual_seed(0)
+with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    mlp = nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 16)).eval()
+    x = torch.randn(8, 32)
+    got, want = compiled(mlp)(x), mlp(x)
+    print(f"mlp: {'ok' if torch.allclose(got, want, rtol=1e-5, atol=1e-5) else 'FAIL'}, "
+          f"{len(kfuse_warnings(caught))} warnings, {libraries()} library")
+
+    factory, example, _ = zoo.MODELS["tiny_gpt2"]
+    model, inputs = factory(), example()
+    got, want = compiled(model)(*inputs), model(*inputs)
+    truth = zoo.MODELS["tiny_gpt2"][0]().double()(*inputs)
+    ours, theirs = (got.double() - truth).abs().max(), (want.double() - truth).abs().max()
+    print(f"tiny_gpt2: {'ok' if ours <= 10 * theirs else 'FAIL'} against float64 "
+          f"(error {ours:.1e}, PyTorch's {theirs:.1e}), {len(kfuse_warnings(caught))} warnings")
+
+    class Cumsum(nn.Module):
+        def forward(self, x):
+            return torch.cumsum(x, 0) * 2
+
+    got = compiled(Cumsum())(x)
+    why = kfuse_warnings(caught)[-1]
+    print(f"cumsum: {'ok' if torch.equal(got, torch.cumsum(x, 0) * 2) else 'FAIL'}; "
+          + why[:why.index(":")] + ": " + why[why.index("aten."):])
+
+    class Alias(nn.Module):
+        def forward(self, x):
+            return x, x.t(), x * 2
+
+    a, t, b = compiled(Alias())(x)
+    ok = torch.equal(a, x) and torch.equal(t, x.t()) and torch.equal(b, x * 2)
+    print(f"alias: {'ok' if ok else 'FAIL'}, the returned input is x's memory: "
+          f"{a.data_ptr() == x.data_ptr()}")
+
+    before = libraries()
+    linear = nn.Linear(4, 2).eval()
+    f = compiled(linear, dynamic=False)
+    for n in (3, 5, 3):
+        y = torch.randn(n, 4)
+        ok = torch.allclose(f(y), linear(y), rtol=1e-5, atol=1e-6)
+        print(f"batch {n}: {'ok' if ok else 'FAIL'}")
+    print(f"new libraries: {libraries() - before}; kfuse warnings in all: "
+          f"{len(kfuse_warnings(caught))}")
