@@ -16,13 +16,14 @@ A new shape: with torch.compile(..., dynamic=False), a new static graph
 from Dynamo, compiled again (the cache keeps each); by default Dynamo makes
 the second shape dynamic (a size as an input), which runs in PyTorch.
 
-A graph kfuse cannot import or compile runs as PyTorch runs it (the
-backend returns the graph's own forward), with one warning naming why, so a
-model never fails for being compiled. What is not built yet: falling back
-per op (a graph with one op kf lacks runs wholly in PyTorch, not split into
-kfuse and PyTorch parts), CUDA tensors (the graph runs in PyTorch), and
-autograd (the library computes forward only; Dynamo hands training graphs
-to it unchanged, so use it under torch.no_grad() or in eval mode).
+A graph kfuse cannot import whole is split: decomposed to aten ops as the
+importer exports it, its runs of ops kfuse-import handles become partitions
+(torch.fx's CapabilityBasedPartitioner), each compiled by kfuse where it can
+be, the rest (cumsum, say) left to PyTorch between them; a warning names
+what was left. Where even that fails the graph runs as PyTorch runs it, so
+a model never fails for being compiled. Not built yet: CUDA tensors (the
+graph runs in PyTorch) and autograd (the library computes forward only: use
+it under torch.no_grad() or in eval mode).
 """
 import ctypes
 import hashlib
@@ -168,6 +169,68 @@ def _result_types(text, entry):
     return out
 
 
+class _Supported:
+    """The aten ops kfuse-import has a handler for (it may still refuse a
+    form of one: that part then runs in PyTorch)."""
+
+    def is_node_supported(self, submodules, node):
+        import operator
+        from .registry import HANDLERS
+        if node.op != "call_function":
+            return False
+        if node.target is operator.getitem:
+            return True
+        name = getattr(node.target, "_opname", None) or getattr(node.target, "__name__", "")
+        return name.split(".")[0] in HANDLERS
+
+
+class _Part(torch.nn.Module):
+    """A partition compiled by kfuse, in place of its submodule."""
+
+    def __init__(self, compiled, single):
+        super().__init__()
+        self.compiled, self.single = compiled, single
+
+    def forward(self, *inputs):
+        out = self.compiled(*inputs)
+        return out[0] if self.single else out
+
+
+def _split(gm, example_inputs, cache_dir):
+    """The graph decomposed to aten (as kfuse-import exports it), its runs of
+    ops kfuse-import handles made into partitions (torch.fx's
+    CapabilityBasedPartitioner), each compiled by kfuse where it imports
+    and compiles; the rest runs in PyTorch. Returns the module and the
+    reasons of the partitions left to PyTorch."""
+    from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+    from .importer import decomposition_table
+    ep = torch.export.export(gm, tuple(example_inputs), strict=False)
+    module = ep.run_decompositions(decomposition_table()).module()
+    partitioner = CapabilityBasedPartitioner(module, _Supported(),
+                                             allows_single_node_partition=True)
+    fused = partitioner.fuse_partitions(partitioner.propose_partitions())
+    # Each partition's example inputs: what reaches it when the graph runs.
+    seen = {}
+
+    class Recorder(torch.fx.Interpreter):
+        def call_module(self, target, args, kwargs):
+            seen.setdefault(target, tuple(args))
+            return super().call_module(target, args, kwargs)
+    Recorder(fused).run(*example_inputs)
+    refused = []
+    for name, args in seen.items():
+        if not name.startswith("fused_"):  # torch.export's own (its guards)
+            continue
+        sub = getattr(fused, name)
+        single = not isinstance(sub(*args), tuple)
+        try:
+            program = import_module(sub, args, entry="graph")
+            setattr(fused, name, _Part(CompiledGraph(program, cache_dir), single))
+        except (UnsupportedOp, RuntimeError, ValueError, OSError) as e:
+            refused.append(str(e).splitlines()[0])
+    return fused, refused
+
+
 def kfuse_backend(gm, example_inputs):
     """The torch.compile backend: the graph as a kfuse library, or as PyTorch
     runs it where kfuse cannot (with a warning saying why)."""
@@ -194,6 +257,14 @@ def kfuse_backend(gm, example_inputs):
             return run
         except (UnsupportedOp, RuntimeError, ValueError, OSError) as e:
             why = str(e).splitlines()[0]
+        # Per op: the parts kfuse handles compiled, the rest left to PyTorch.
+        try:
+            module, refused = _split(gm, example_inputs, cache_dir)
+            warnings.warn(f"kfuse: part of this graph runs in PyTorch: {why}"
+                          + "".join(f"; {r}" for r in refused), stacklevel=2)
+            return module.forward
+        except Exception as e:  # noqa: BLE001 (never fail the model)
+            why += f" (and splitting the graph failed: {str(e).splitlines()[0]})"
     warnings.warn(f"kfuse: this graph runs in PyTorch: {why}", stacklevel=2)
     return gm.forward
 

@@ -2,13 +2,15 @@
 // torch.compile(model, backend="kfuse") (importer/kfuse_import/backend.py):
 // each graph Dynamo captures runs as a kfuse library on the CPU, compared
 // with PyTorch's own results; a graph kfuse cannot compile runs in PyTorch
-// with one warning.
+// with one warning; one with an op kf lacks is split, that op left to
+// PyTorch and the ops around it compiled by kfuse.
 // RUN: rm -rf %t && mkdir -p %t && env KFUSE_CACHE=%t %torch-python %s.py 2>&1 | FileCheck %s
 
 // CHECK: mlp: ok, 0 warnings, 1 library
 // CHECK: tiny_gpt2: ok against float64 {{.*}}, 0 warnings
-// The graph with an op kf lacks runs in PyTorch, with the reason.
-// CHECK: cumsum: ok; kfuse: aten.cumsum.default: kf has no op for it
+// The graph with an op kf lacks: linear + relu before cumsum and the ops
+// after it are two kfuse libraries; cumsum runs in PyTorch.
+// CHECK: cumsum: ok, 2 parts compiled by kfuse; kfuse: part of this graph runs in PyTorch: aten.cumsum.default: kf has no op for it
 // A result that is an input is that input's memory (a view of it is a copy).
 // CHECK: alias: ok, the returned input is x's memory: True
 // dynamic=False: each new shape its own static library; 3 again is cached.
