@@ -273,9 +273,9 @@
 // CHECK:         return {{.*}} : tensor<2x6x8xf32>, tensor<2x6x8xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<3x2x2xf32>, tensor<2x6x8xf32>
 
 // A convolution is an explicit GEMM: zero padding (kf.cat), one strided
-// slice per kernel position (views), the im2col matrix (one kf.cat), a
-// matmul by the weight (batched over groups: depthwise is [8, 1, 9]), the
-// bias its epilogue. Pooling takes the same windows: max pooling pads with
+// slice per kernel position (views), the im2col matrix (one kf.cat), one
+// 2-D matmul of its rows by the weight read transposed (batched over
+// groups: depthwise is [8, 1, 9]), the bias its epilogue. Pooling takes the same windows: max pooling pads with
 // -inf and takes their kf.maximum; average pooling divides their sum by
 // the window (count_include_pad=False: numpy's counts, a constant).
 // CHECK-LABEL: func.func @convs(
@@ -283,8 +283,10 @@
 // CHECK:         %convolution_win = kf.slice %convolution_pad_1 starts [0, 0, 0, 0] ends [9223372036854775807, 9223372036854775807, 15, 9223372036854775807] steps [1, 1, 2, 1] : tensor<2x3x17x18xf32>
 // CHECK:         %convolution_im2col = kf.cat {{.*}} dim 2 : tensor<2x3x1x64xf32>,
 // CHECK-NEXT:    %convolution_cols = kf.reshape %convolution_im2col [2, 27, 64] : tensor<2x3x9x64xf32>
-// CHECK-NEXT:    %convolution_wmat = kf.reshape %p_c1_weight [8, 27] : tensor<8x3x3x3xf32>
-// CHECK-NEXT:    %convolution_mm = kf.matmul %convolution_wmat, %convolution_cols : tensor<8x27xf32>, tensor<2x27x64xf32>
+// CHECK-NEXT:    %convolution_colsT = kf.transpose %convolution_cols [0, 2, 1] : tensor<2x27x64xf32>
+// CHECK-NEXT:    %convolution_rows = kf.reshape %convolution_colsT [128, 27] : tensor<2x64x27xf32>
+// CHECK:         %convolution_mm = kf.matmul %convolution_rows, %convolution_wT : tensor<128x27xf32>, tensor<27x8xf32>
+// CHECK-NEXT:    %convolution_add = kf.add %convolution_mm, %p_c1_bias : tensor<128x8xf32>, tensor<8xf32>
 // CHECK:         %convolution_1_mm = kf.matmul %convolution_1_wmat, %convolution_1_im2col : tensor<8x1x9xf32>, tensor<2x8x9x64xf32>
 // CHECK:         %convolution_2_mm = kf.matmul %convolution_2_wmat, %convolution_2_cols : tensor<2x3x12xf32>, tensor<2x2x12x64xf32>
 // CHECK:         %max_pool2d_with_indices_pad_edge = kf.constant dense<0xFF800000> : tensor<2x8x1x8xf32>
