@@ -20,6 +20,7 @@ class UnsupportedOp(ImportFailure):
         self.where = where
         self.source = source
         self.callers = list(callers)
+        self.others = []  # the other ops refused with it (all a model lacks)
         text = message
         if op:
             text = f"{op}: {message}"

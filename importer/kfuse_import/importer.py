@@ -184,6 +184,7 @@ def import_exported(ep, user_inputs=(), weights="args", entry="forward", origin=
     args = [a for a in args if a[2] == "weight"] + [a for a in args if a[2] == "input"]
     for node, tensor, t in consts:
         ctx.values[node] = em.constant(node.name, _as_numpy(tensor), t.dtype, t.shape)
+    _refuse_missing_ops(ep.graph)
     for node in ep.graph.nodes:
         if node.op == "call_function":
             _lower(ctx, node)
@@ -204,6 +205,32 @@ def import_exported(ep, user_inputs=(), weights="args", entry="forward", origin=
         raise ValueError(f"{len(args)} arguments but {len(inputs)} example values")
     text = _function_text(_entry_name(entry), args, results, em.lines, origin)
     return Program(text, inputs, [(a[0].name, a[1]) for a in args], _entry_name(entry))
+
+
+def _refuse_missing_ops(graph):
+    """Every aten op kf has no handler for, at once: the first as the error
+    (its op and line), the others listed after it, each with its line, so
+    that a user sees all a model needs in one run."""
+    missing, seen = [], set()
+    for node in graph.nodes:
+        target = node.target
+        if node.op != "call_function" or not isinstance(target, torch._ops.OpOverload):
+            continue
+        name = target._schema.name.split("::")[-1]
+        op_name = f"aten.{name}.{target._overloadname}"
+        if name in SKIPPED or name in HANDLERS or op_name in seen:
+            continue
+        seen.add(op_name)
+        missing.append(_located(UnsupportedOp("kf has no op for it (see importer/README.md "
+                                              "for what kfuse-import maps)"), node, op_name))
+    if not missing:
+        return
+    first = missing[0]
+    if len(missing) > 1:
+        first.others = missing[1:]
+        first.args = (str(first) + "".join(
+            f"\nalso refused: {(e.where + ': ') if e.where else ''}{e.op}" for e in missing[1:]),)
+    raise first
 
 
 def _lower(ctx, node):

@@ -78,67 +78,69 @@ Value buildGather(OpBuilder &b, Location loc, Operation *kfOp, Value input, Valu
   return generic.getResult(0);
 }
 
-int64_t normalizedDim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
-
-struct IndexSelectToGeneric : OpConversionPattern<IndexSelectOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(IndexSelectOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = adaptor.getInput(), index = adaptor.getIndex();
-    auto inputType = cast<RankedTensorType>(input.getType());
-    auto resultType = cast<RankedTensorType>(op.getType());
-    int64_t rank = inputType.getRank(), dim = normalizedDim(op.getDim(), rank);
-    int64_t indexRank = cast<RankedTensorType>(index.getType()).getRank();
-    // Result dims: input[:dim], index, input[dim + 1:].
-    GatherPlan plan{dim, {}, {}};
-    for (int64_t d = 0; d < rank; ++d)
-      plan.loopOf.push_back(d < dim ? d : d + indexRank - 1);
-    SmallVector<AffineExpr> indexDims;
-    for (int64_t k = 0; k < indexRank; ++k)
-      indexDims.push_back(rewriter.getAffineDimExpr(dim + k));
-    plan.indexMap = AffineMap::get(resultType.getRank(), 0, indexDims, getContext());
-    SmallVector<Value> sizes;
-    for (int64_t r = 0; r < resultType.getRank(); ++r) {
-      if (!resultType.isDynamicDim(r))
-        continue;
-      bool fromIndex = r >= dim && r < dim + indexRank;
-      sizes.push_back(fromIndex ? dimValue(rewriter, loc, index, r - dim)
-                                : dimValue(rewriter, loc, input, r < dim ? r : r - indexRank + 1));
-    }
-    rewriter.replaceOp(op, buildGather(rewriter, loc, op, input, index, resultType, sizes, plan));
-    return success();
+/// index_select: result dims input[:dim], index, input[dim + 1:]; `sizes`
+/// gets the result's dynamic sizes.
+GatherPlan planOf(IndexSelectOp, OpBuilder &b, Location loc, Value input, Value index,
+                  int64_t dim, RankedTensorType resultType, SmallVectorImpl<Value> &sizes) {
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  int64_t indexRank = cast<RankedTensorType>(index.getType()).getRank();
+  GatherPlan plan{dim, {}, {}};
+  for (int64_t d = 0; d < rank; ++d)
+    plan.loopOf.push_back(d < dim ? d : d + indexRank - 1);
+  SmallVector<AffineExpr> indexDims;
+  for (int64_t k = 0; k < indexRank; ++k)
+    indexDims.push_back(b.getAffineDimExpr(dim + k));
+  plan.indexMap = AffineMap::get(resultType.getRank(), 0, indexDims, b.getContext());
+  for (int64_t r = 0; r < resultType.getRank(); ++r) {
+    if (!resultType.isDynamicDim(r))
+      continue;
+    bool fromIndex = r >= dim && r < dim + indexRank;
+    sizes.push_back(fromIndex ? dimValue(b, loc, index, r - dim)
+                              : dimValue(b, loc, input, r < dim ? r : r - indexRank + 1));
   }
-};
+  return plan;
+}
 
-struct GatherToGeneric : OpConversionPattern<GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+/// gather: the index's space. Each other dim of the index must fit in the
+/// input's; a dynamic one is checked when it runs (the static ones were
+/// checked by the verifier).
+GatherPlan planOf(GatherOp, OpBuilder &b, Location loc, Value input, Value index, int64_t dim,
+                  RankedTensorType, SmallVectorImpl<Value> &sizes) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto indexType = cast<RankedTensorType>(index.getType());
+  int64_t rank = inputType.getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (indexType.isDynamicDim(d))
+      sizes.push_back(dimValue(b, loc, index, d));
+    if (d == dim || (!indexType.isDynamicDim(d) && !inputType.isDynamicDim(d)))
+      continue;
+    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                       dimValue(b, loc, index, d), dimValue(b, loc, input, d));
+    cf::AssertOp::create(b, loc, fits,
+                         "kf.gather: the index is larger than the input in a dim "
+                         "other than the indexed one");
+  }
+  GatherPlan plan{dim, {}, b.getMultiDimIdentityMap(rank)};
+  for (int64_t d = 0; d < rank; ++d)
+    plan.loopOf.push_back(d);
+  return plan;
+}
+
+/// kf.index_select and kf.gather differ only in their plan (planOf).
+template <typename OpTy>
+struct GatherToGeneric : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput(), index = adaptor.getIndex();
-    auto inputType = cast<RankedTensorType>(input.getType());
-    auto indexType = cast<RankedTensorType>(index.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
-    int64_t rank = inputType.getRank(), dim = normalizedDim(op.getDim(), rank);
-    // Each other dim of the index must fit in the input's; a dynamic one
-    // is checked when it runs (the static ones were checked by the verifier).
+    int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+    int64_t dim = static_cast<int64_t>(op.getDim()); // the getter is unsigned
+    if (dim < 0)
+      dim += rank;
     SmallVector<Value> sizes;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (indexType.isDynamicDim(d))
-        sizes.push_back(dimValue(rewriter, loc, index, d));
-      if (d == dim || (!indexType.isDynamicDim(d) && !inputType.isDynamicDim(d)))
-        continue;
-      Value fits = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
-                                         dimValue(rewriter, loc, index, d),
-                                         dimValue(rewriter, loc, input, d));
-      cf::AssertOp::create(rewriter, loc, fits,
-                           "kf.gather: the index is larger than the input in a dim "
-                           "other than the indexed one");
-    }
-    GatherPlan plan{dim, {}, rewriter.getMultiDimIdentityMap(rank)};
-    for (int64_t d = 0; d < rank; ++d)
-      plan.loopOf.push_back(d);
+    GatherPlan plan = planOf(op, rewriter, loc, input, index, dim, resultType, sizes);
     rewriter.replaceOp(op, buildGather(rewriter, loc, op, input, index, resultType, sizes, plan));
     return success();
   }
@@ -147,7 +149,8 @@ struct GatherToGeneric : OpConversionPattern<GatherOp> {
 } // namespace
 
 void populateGatherToLinalg(RewritePatternSet &patterns) {
-  patterns.add<IndexSelectToGeneric, GatherToGeneric>(patterns.getContext());
+  patterns.add<GatherToGeneric<IndexSelectOp>, GatherToGeneric<GatherOp>>(
+      patterns.getContext());
 }
 
 } // namespace kfuse::lowering

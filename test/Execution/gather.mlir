@@ -67,18 +67,20 @@ func.func @main() {
   %u4 = tensor.cast %4 : tensor<2x4x3xf32> to tensor<*xf32>
   call @show(%u4) : (tensor<*xf32>) -> ()
 
-  // torch.index_select along dim 1 with an int32 index (3 is out of range).
+  // torch.index_select along dim 1 (spelled -1) with an int32 index (3 is
+  // out of range).
   // NUMPY: expect(take(x, np.array([2, 0, 3, 2, 1]), axis=1))
   %cols = kf.constant dense<[2, 0, 3, 2, 1]> : tensor<5xi32>
-  %5 = kf.index_select %x, %cols dim 1 : tensor<5x3xf32>, tensor<5xi32>
+  %5 = kf.index_select %x, %cols dim -1 : tensor<5x3xf32>, tensor<5xi32>
   %u5 = tensor.cast %5 : tensor<5x5xf32> to tensor<*xf32>
   call @show(%u5) : (tensor<*xf32>) -> ()
 
-  // torch.gather along dim 1, then along dim 0 (an index of -1 is NaN).
+  // torch.gather along dim 1 (spelled -1), then along dim 0 (an index of
+  // -1 is NaN).
   // NUMPY: gi = np.array([[2, 2], [0, 1], [1, 0], [2, 0]])
   // NUMPY: expect(np.take_along_axis(x[:4, :], gi, axis=1))
   %gi = kf.constant dense<[[2, 2], [0, 1], [1, 0], [2, 0]]> : tensor<4x2xi64>
-  %6 = kf.gather %x, %gi dim 1 : tensor<5x3xf32>, tensor<4x2xi64>
+  %6 = kf.gather %x, %gi dim -1 : tensor<5x3xf32>, tensor<4x2xi64>
   %u6 = tensor.cast %6 : tensor<4x2xf32> to tensor<*xf32>
   call @show(%u6) : (tensor<*xf32>) -> ()
   // NUMPY: gj = np.array([[4, 0, -1], [1, 3, 2]])

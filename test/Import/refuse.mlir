@@ -27,4 +27,9 @@
 // several index tensors.
 // CHECK:      mask_index: UnsupportedOp op=aten.index.Tensor where=refuse.mlir.py:92 reason=indexing with a boolean mask (the result's size depends on the data)
 // CHECK:      two_index_tensors: UnsupportedOp op=aten.index.Tensor where=refuse.mlir.py:93 reason=indexing with 2 index tensors (kf takes one: x[i] or x[:, i])
+// Every op kf lacks, at once: the first as the error, the others after it.
+// CHECK:      several: UnsupportedOp op=aten.cumsum.default where=refuse.mlir.py:95
+// CHECK:      also refused: {{.*}}refuse.mlir.py:95: aten.sort.default
+// CHECK-NEXT: also refused: {{.*}}refuse.mlir.py:95: aten.cumprod.default
+// CHECK-NEXT:   others: aten.sort.default, aten.cumprod.default
 // CHECK-NOT:  imported (expected a refusal)

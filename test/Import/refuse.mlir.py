@@ -92,6 +92,8 @@ CASES = [
     ("mask_index", Fn(lambda x: x[x > 0]), (torch.randn(4, 3),), None),
     ("two_index_tensors", Fn(lambda x, i: x[i, i]), (torch.randn(4, 3), torch.tensor([0, 2])),
      None),
+    ("several", Fn(lambda x: torch.cumsum(x, 0) + torch.sort(x, 1).values + torch.cumprod(x, 1)),
+     (torch.randn(4, 3),), None),
 ]
 
 for name, module, args, dynamic in CASES:
@@ -102,6 +104,8 @@ for name, module, args, dynamic in CASES:
         where = os.path.basename(e.where) if e.where else None
         print(f"{name}: UnsupportedOp op={e.op} where={where} reason={e.reason}")
         print(f"  message: {e}")
+        if e.others:
+            print(f"  others: {', '.join(o.op for o in e.others)}")
         if e.callers:
             print("  callers: " + ", ".join(f"{os.path.basename(at)} in {fn}"
                                            for at, fn, _ in e.callers))

@@ -3,12 +3,14 @@
 // packed twin, `kfuse_packed_<entry>(void **pointers)`, and kfuse-run
 // hands it the pointers in an array. (A table of callers made at compile
 // time stopped at 12 pointers, then at 64: a ViT-Tiny takes 154.) Sums of
-// 20 and of 160 arguments, each an input of its own, checked against
-// numpy on the CPU; and the 160 through the GPU runtime on the fake
-// driver (which runs no kernel: the call and its launches, not numbers).
+// 20, 160 and 1,000 arguments (issue 28's bar), each an input of its own,
+// checked against numpy on the CPU; and the 160 through the GPU runtime on
+// the fake driver (which runs no kernel: the call and its launches, not
+// numbers).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %s.py 20 %t -- %run-check -- --device=cpu --repeat=0 | FileCheck %s
 // RUN: %python %s.py 160 %t -- %run-check -- --device=cpu --repeat=0 | FileCheck %s
+// RUN: %python %s.py 1000 %t -- %run-check -- --device=cpu --repeat=0 | FileCheck %s
 // CHECK: run_check: result0 float32[5] matches numpy
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda kfuse-run %t/sum160.mlir --device=cuda --warmup=0 --repeat=1 | FileCheck %s --check-prefix=CUDA
 // CUDA: function sum160, fusion on
