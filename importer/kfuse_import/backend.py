@@ -28,6 +28,7 @@ it under torch.no_grad() or in eval mode).
 import ctypes
 import hashlib
 import os
+import re
 import subprocess
 import tempfile
 import warnings
@@ -52,14 +53,9 @@ def _tool(name, env):
     return built if os.path.exists(built) else name
 
 
-class _Descriptor(ctypes.Structure):
-    """The head of a memref descriptor: allocated, aligned, offset; sizes and
-    strides follow (8 bytes each)."""
-    _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                ("offset", ctypes.c_int64)]
-
-
 def _descriptor(t):
+    """t's memref descriptor: allocated, aligned, offset, sizes, strides
+    (8 bytes each), over t's own memory."""
     words = (ctypes.c_int64 * (3 + 2 * t.dim()))()
     words[0] = words[1] = t.data_ptr()
     words[2] = 0
@@ -157,7 +153,6 @@ class CompiledGraph:
 
 def _result_types(text, entry):
     """[(shape, dtype)] of `entry`'s results, read from its signature."""
-    import re
     head = text[text.index(f"func.func @{entry}("):]
     sig = head[head.index(") -> ") + 5:head.index("{")].strip()
     sig = sig[1:-1] if sig.startswith("(") else sig
@@ -248,13 +243,7 @@ def kfuse_backend(gm, example_inputs):
     if why is None:
         try:
             program = import_module(gm, tuple(example_inputs), entry="graph")
-            compiled = CompiledGraph(program, cache_dir)
-
-            def run(*inputs):
-                out = compiled(*inputs)
-                return out
-
-            return run
+            return CompiledGraph(program, cache_dir)
         except (UnsupportedOp, RuntimeError, ValueError, OSError) as e:
             why = str(e).splitlines()[0]
         # Per op: the parts kfuse handles compiled, the rest left to PyTorch.
