@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """kfuse's kernels and bytes next to torch.compile's (Inductor, CPU backend).
 
-For each model of kfuse-import's zoo (importer/kfuse_import/zoo.py), the
+For each model of kfuse-import's zoo (importer/kfuse_import/zoo.py, or with
+--catalogue real the transformers/timm/torchvision models of zoo_real.py), the
 model is imported to kf (kfuse_import) and counted by `kfuse-opt
 --kf-kernel-report=format=json`, eager and fused; and compiled by
 torch.compile with Inductor's C++ backend, whose scheduler is watched:
@@ -22,6 +23,7 @@ neither side's numbers are timed: this is a count, not a benchmark of speed.
 
   KFUSE_TORCH_PYTHON=~/.cache/kfuse/venv/bin/python   # scripts/setup.sh
   $KFUSE_TORCH_PYTHON bench/inductor_compare.py [--kfuse-opt build/bin/kfuse-opt] [--json]
+      [--catalogue zoo|real] [MODEL ...]
 """
 import argparse
 import json
@@ -39,7 +41,7 @@ import torch._inductor.metrics as inductor_metrics  # noqa: E402
 from torch._inductor import scheduler as inductor_scheduler  # noqa: E402
 
 import kfuse_import  # noqa: E402
-from kfuse_import import zoo  # noqa: E402
+from kfuse_import import zoo, zoo_real  # noqa: E402
 
 
 class InductorCounter:
@@ -98,7 +100,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kfuse-opt", default=os.path.join(ROOT, "build", "bin", "kfuse-opt"))
     parser.add_argument("--json", action="store_true", help="print JSON rows, not a table")
-    parser.add_argument("models", nargs="*", help="zoo names (default: all)")
+    parser.add_argument("--catalogue", choices=("zoo", "real"), default="zoo")
+    parser.add_argument("models", nargs="*", help="model names (default: all)")
     args = parser.parse_args()
 
     torch.manual_seed(0)
@@ -106,8 +109,9 @@ def main():
     inductor_config.fx_graph_cache = False  # a cache hit would skip the scheduler
     counter = InductorCounter()
     rows = []
-    for name in args.models or list(zoo.MODELS):
-        factory, example_inputs, dynamic = zoo.MODELS[name]
+    catalogue = {"zoo": zoo, "real": zoo_real}[args.catalogue].MODELS
+    for name in args.models or list(catalogue):
+        factory, example_inputs, dynamic = catalogue[name]
         module, inputs = factory(), example_inputs()
         program = kfuse_import.import_module(module, inputs, dynamic_shapes=dynamic)
         # kf numbers the dynamic sizes d0, d1, ... in argument order; the

@@ -3,11 +3,15 @@
 on the same inputs, same threads.
 
     ~/.cache/kfuse/venv/bin/python bench/zoo_cpu.py [--threads 2] [--repeat 20]
+        [--catalogue layers|real]
 
-Models: the zoo's tiny_gpt2 and tiny_resnet layers at bench sizes (GPT-2:
-vocabulary 2048, width 256, 4 heads, 2 blocks, 8 x 128 tokens; ResNet: width
-32 on 8 x 3 x 64 x 64). Prints the median time of each and the ratios;
-kfuse's libraries are compiled before timing (the first call)."""
+Models (layers, the default): the zoo's tiny_gpt2 and tiny_resnet layers at
+bench sizes (GPT-2: vocabulary 2048, width 256, 4 heads, 2 blocks, 8 x 128
+tokens; ResNet: width 32 on 8 x 3 x 64 x 64). With --catalogue real: the 11
+transformers/timm/torchvision models of kfuse_import/zoo_real.py at their
+configurations, on larger inputs than the test's (8 x 64 tokens, 16 images
+of 32 x 32, 8 x 64 x 64 hidden states). Prints the median time of each and
+the ratios; kfuse's libraries are compiled before timing (the first call)."""
 import argparse
 import os
 import statistics
@@ -19,7 +23,16 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "importer"))
 import kfuse_import.backend  # noqa: E402,F401 (registers "kfuse")
-from kfuse_import import zoo  # noqa: E402
+from kfuse_import import zoo, zoo_real  # noqa: E402
+
+
+def real_models():
+    g = torch.Generator().manual_seed(1)
+    tokens = (torch.randint(0, 100, (8, 64), generator=g),)
+    inputs = {"_tokens": tokens, "_image": (torch.randn(16, 3, 32, 32, generator=g),),
+              "_hidden": (torch.randn(8, 64, 64, generator=g),)}
+    for name, (factory, example, _) in zoo_real.MODELS.items():
+        yield name, factory(), inputs[example.__name__]
 
 
 def models():
@@ -47,13 +60,14 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--catalogue", choices=("layers", "real"), default="layers")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     print(f"torch {torch.__version__}, {a.threads} threads, median of {a.repeat}")
     print(f"{'model':48} {'eager ms':>9} {'inductor':>9} {'kfuse':>9} {'kfuse/inductor':>15}")
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name, model, args in models():
+        for name, model, args in (models() if a.catalogue == "layers" else real_models()):
             eager = median_ms(model, args, a.repeat)
             torch._dynamo.reset()
             inductor = median_ms(torch.compile(model), args, a.repeat)

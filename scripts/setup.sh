@@ -55,6 +55,23 @@ else
   "$venv/bin/python" -m pip install --disable-pip-version-check --progress-bar off -q "torch==$TORCH_VERSION"
   "$venv/bin/python" -c "import torch; print('setup: PyTorch', torch.__version__)"
 fi
+# The model libraries of the real-architecture zoo (importer/kfuse_import/
+# zoo_real.py: transformers, timm, torchvision; random weights, no
+# downloads), pinned so that every machine imports the same models.
+ZOO_PINS=(transformers==5.25.0 timm==1.0.31 torchvision==0.29.2)
+if [ "${KFUSE_NO_TORCH:-0}" != 1 ]; then
+  if "$venv/bin/python" - "${ZOO_PINS[@]}" <<'PY' 2>/dev/null
+import importlib.metadata as md, sys
+sys.exit(any(md.version(p.split("==")[0]).split("+")[0] != p.split("==")[1] for p in sys.argv[1:]))
+PY
+  then
+    echo "setup: ${ZOO_PINS[*]} present in $venv"
+  else
+    echo "setup: installing ${ZOO_PINS[*]} into $venv (the real-model zoo)"
+    "$venv/bin/python" -m pip install --disable-pip-version-check --progress-bar off -q \
+      "torch==$TORCH_VERSION" "${ZOO_PINS[@]}"
+  fi
+fi
 # kfuse's Python package (importer/kfuse_import) in that environment: a .pth
 # line puts this checkout's importer/ on its path, and a dist-info with an
 # entry point in torch's group makes torch.compile(model, backend="kfuse")

@@ -126,13 +126,13 @@ def torch_python():
     return os.path.join(venv, "bin", "python")
 
 
-def has_torch(python):
+def has_modules(python, *names):
     if not os.access(python, os.X_OK):
         return False
     try:
         found = subprocess.run(
-            [python, "-c", "import importlib.util, sys; "
-             "sys.exit(importlib.util.find_spec('torch') is None)"],
+            [python, "-c", "import importlib.util, sys; sys.exit(any("
+             f"importlib.util.find_spec(m) is None for m in {list(names)!r}))"],
             capture_output=True, timeout=60)
         return found.returncode == 0
     except (OSError, subprocess.SubprocessError):
@@ -140,8 +140,16 @@ def has_torch(python):
 
 
 torch_py = torch_python()
-if has_torch(torch_py):
+# torch-zoo: the model libraries of the real-architecture zoo
+# (kfuse_import/zoo_real.py), which setup.sh installs beside PyTorch.
+ZOO_MODULES = ("transformers", "timm", "torchvision")
+if has_modules(torch_py, "torch"):
     config.available_features.add("torch")
+    if has_modules(torch_py, *ZOO_MODULES):
+        config.available_features.add("torch-zoo")
+    elif os.environ.get("CI", "").lower() == "true":
+        lit_config.fatal(f"CI=true but {torch_py} lacks one of {', '.join(ZOO_MODULES)}: run "
+                         "scripts/setup.sh so that the real-model zoo test runs")
 elif os.environ.get("CI", "").lower() == "true":
     lit_config.fatal(f"CI=true but PyTorch is missing ({torch_py} cannot import torch): run "
                      "scripts/setup.sh (without KFUSE_NO_TORCH=1) so that the importer's "

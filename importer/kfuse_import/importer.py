@@ -1,5 +1,6 @@
 """Walks a torch.export ExportedProgram and writes its graph as one kf function."""
 import contextlib
+import linecache
 import operator
 import os
 import re
@@ -7,20 +8,26 @@ import traceback
 
 import torch
 
-from . import ops_conv, ops_gather, ops_nn, ops_pointwise, ops_reduce, ops_shape  # noqa: F401 (register handlers)
+from . import ops_attention, ops_conv, ops_gather, ops_nn, ops_pointwise, ops_reduce, ops_shape  # noqa: F401 (register handlers)
 from .emitter import Emitter, Value
-from .errors import UnsupportedOp
+from .fold import Folder
+from .errors import ImportFailure, UnsupportedOp
+from .guard import _innermost_user_frame
 from .kftypes import TORCH_TO_KF, from_fake, static_int
 from .program import Program
 from .registry import HANDLERS
 
 # Ops kf has whole (composites it decomposes and fuses itself) or that
 # decompose into something worse for kf (linear into view/permute/addmm,
-# matmul into expand/clone/bmm, nll_loss into gather, which kf lacks):
+# matmul into expand/clone/bmm, nll_loss into gather, which kf lacks;
+# scaled_dot_product_attention into a decomposition that crashes torch.export
+# on a GPT-2 and reads `any` (ops_attention.py); adaptive pooling of a
+# channels-last input into mean + as_strided):
 # taken out of torch.export's default decomposition table.
 KEEP = {"linear", "matmul", "silu", "rms_norm", "var", "std", "var_mean", "std_mean",
         "softmax", "log_softmax", "layer_norm", "floor_divide", "cross_entropy_loss",
-        "nll_loss", "nll_loss_nd", "nll_loss_forward", "nll_loss2d_forward", "square"}
+        "nll_loss", "nll_loss_nd", "nll_loss_forward", "nll_loss2d_forward", "square",
+        "scaled_dot_product_attention", "adaptive_avg_pool2d", "_adaptive_avg_pool2d"}
 
 # Ops that only check or constrain sizes: nothing to compute.
 SKIPPED = {"_assert_scalar", "_assert_tensor_metadata", "sym_constrain_range",
@@ -82,6 +89,26 @@ def _whole_stack_traces():
         tracer._filter_traceback_frames = original
 
 
+@contextlib.contextmanager
+def _export_failures(what):
+    """torch.export's own failures (a data-dependent branch, a crash in a
+    decomposition) as one ImportFailure line at the model's innermost source
+    line, not a traceback of torch's internals (the original is chained)."""
+    try:
+        yield
+    except (ImportFailure, KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as e:
+        where = _innermost_user_frame(e.__traceback__)
+        first = next((ln.strip() for ln in str(e).splitlines() if ln.strip()), "")
+        text = f"torch.export failed while {what}: {type(e).__name__}: {first}"
+        if where:
+            path, line = where.rsplit(":", 1)
+            source = linecache.getline(path, int(line)).strip()
+            text = f"{where}: {text}" + (f"\n    {source}" if source else "")
+        raise ImportFailure(text) from e
+
+
 class Context:
     """What a handler sees: the emitter, the values so far, the node's op."""
 
@@ -89,6 +116,7 @@ class Context:
         self.em = em
         self.values = {}
         self.name = self.overload = None
+        self.folder = None  # a Folder: the program's constant subgraphs
 
     def value(self, arg):
         if not isinstance(arg, torch.fx.Node):
@@ -145,11 +173,13 @@ def import_exported(ep, user_inputs=(), weights="args", entry="forward", origin=
     """kf for an ExportedProgram; user_inputs are the example tensors."""
     if weights not in ("args", "constants"):
         raise ValueError(f"weights must be 'args' or 'constants', got {weights!r}")
-    ep = ep.run_decompositions(decomposition_table())
+    with _export_failures("decomposing the program (run_decompositions)"):
+        ep = ep.run_decompositions(decomposition_table())
     em, sig = Emitter(), ep.graph_signature
     ctx = Context(em)
     state = dict(ep.state_dict)
     state.update(ep.constants)
+    ctx.folder = Folder(ep, state)
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
     args, user_arrays = [], list(user_inputs)
     consts = []
@@ -184,7 +214,7 @@ def import_exported(ep, user_inputs=(), weights="args", entry="forward", origin=
     args = [a for a in args if a[2] == "weight"] + [a for a in args if a[2] == "input"]
     for node, tensor, t in consts:
         ctx.values[node] = em.constant(node.name, _as_numpy(tensor), t.dtype, t.shape)
-    _refuse_missing_ops(ep.graph)
+    _refuse_missing_ops(ep.graph, ctx.folder)
     for node in ep.graph.nodes:
         if node.op == "call_function":
             _lower(ctx, node)
@@ -199,6 +229,10 @@ def import_exported(ep, user_inputs=(), weights="args", entry="forward", origin=
         if not isinstance(out, torch.fx.Node):
             raise UnsupportedOp(f"forward() returns {out!r}, which is not a tensor")
         results.append(ctx.value(out))
+    # A weight that only folded ops read (a buffer of token types) is no
+    # argument: the folded constant holds what the program needs of it.
+    read = set(re.findall(r"%(\w+)", "\n".join(em.lines))) | {r.name for r in results}
+    args = [a for a in args if a[2] == "input" or a[0].name in read]
     user_arrays = [_as_numpy(t) for t in user_arrays if isinstance(t, torch.Tensor)]
     inputs = [a[3] for a in args if a[2] == "weight"] + user_arrays
     if len(inputs) != len(args):
@@ -207,10 +241,11 @@ def import_exported(ep, user_inputs=(), weights="args", entry="forward", origin=
     return Program(text, inputs, [(a[0].name, a[1]) for a in args], _entry_name(entry))
 
 
-def _refuse_missing_ops(graph):
+def _refuse_missing_ops(graph, folder):
     """Every aten op kf has no handler for, at once: the first as the error
     (its op and line), the others listed after it, each with its line, so
-    that a user sees all a model needs in one run."""
+    that a user sees all a model needs in one run. An op of constants only
+    is not refused: it is folded (fold.py)."""
     missing, seen = [], set()
     for node in graph.nodes:
         target = node.target
@@ -218,7 +253,7 @@ def _refuse_missing_ops(graph):
             continue
         name = target._schema.name.split("::")[-1]
         op_name = f"aten.{name}.{target._overloadname}"
-        if name in SKIPPED or name in HANDLERS or op_name in seen:
+        if name in SKIPPED or name in HANDLERS or op_name in seen or folder.foldable(node):
             continue
         seen.add(op_name)
         missing.append(_located(UnsupportedOp("kf has no op for it (see importer/README.md "
@@ -253,18 +288,40 @@ def _lower(ctx, node):
     if name in SKIPPED:
         return
     handler = HANDLERS.get(name)
+    if handler is None and ctx.folder.foldable(node):
+        return _fold(ctx, node, op_name)
     if handler is None:
         raise _located(UnsupportedOp("kf has no op for it (see importer/README.md for what "
                                      "kfuse-import maps)"), node, op_name)
     ctx.name, ctx.overload = name, target._overloadname
     where, _ = source_line(node)
-    since = len(ctx.em.lines)
+    since, scalars = len(ctx.em.lines), dict(ctx.em.scalars)
     try:
         ctx.values[node] = handler(ctx, node)
         _reconcile(ctx, node)
     except UnsupportedOp as e:
+        if ctx.folder.foldable(node):
+            del ctx.em.lines[since:]  # what the handler wrote before it refused
+            ctx.em.scalars = scalars
+            return _fold(ctx, node, op_name)
         raise _located(e, node, op_name) from None
     ctx.em.annotate(since, os.path.basename(where) if where else None)
+
+
+def _fold(ctx, node, op_name):
+    """node, which depends on constants only, as the kf.constant of its value
+    computed by PyTorch now (fold.py says when and why)."""
+    value = ctx.folder.value(node)
+    if not isinstance(value, torch.Tensor):
+        raise _located(UnsupportedOp(f"folding gives {type(value).__name__}, not a tensor"),
+                       node, op_name)
+    dtype = TORCH_TO_KF.get(value.dtype)
+    if dtype is None:
+        raise _located(UnsupportedOp(f"folding gives a tensor of dtype {value.dtype}, which "
+                                     "kf lacks"), node, op_name)
+    since = len(ctx.em.lines)
+    ctx.values[node] = ctx.em.constant(node.name, _as_numpy(value), dtype, tuple(value.shape))
+    ctx.em.annotate(since, f"{op_name} of constants, folded at import")
 
 
 def _located(e, node, op_name):
@@ -315,7 +372,7 @@ def import_module(module, args, dynamic_shapes=None, weights="args", entry=None,
     """Exports `module` on example `args` with torch.export and returns its
     kf Program (weights as arguments, or with weights='constants' inside)."""
     args = tuple(args)
-    with _whole_stack_traces():
+    with _whole_stack_traces(), _export_failures("tracing forward()"):
         ep = torch.export.export(module, args, dynamic_shapes=dynamic_shapes, strict=strict)
     entry = entry or type(module).__name__.lower()
     return import_exported(ep, args, weights=weights, entry=entry, origin=origin)

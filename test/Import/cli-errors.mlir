@@ -22,3 +22,10 @@
 // HELPER-NEXT:   called from {{.*}}cli_helper.py:13 in doubled_sorted: return ascending(y) + 1
 // HELPER-NEXT:   called from {{.*}}cli_helper.py:18 in forward: return doubled_sorted(x)
 // HELPER-NEXT:   called from {{.*}}cli_helper.py:27 in forward: return self.inner(x).relu()
+
+// torch.export's own failure (a Python branch on a tensor's value) is one
+// line at the model's source line, quoted, not torch's traceback.
+// RUN: not %kfuse_import %S/Inputs/cli_data_branch.py 2>&1 | FileCheck %s --check-prefix=EXPORT
+// EXPORT:      kfuse-import: error: {{.*}}cli_data_branch.py:7: torch.export failed while tracing forward(): GuardOnDataDependentSymNode: Could not guard on data-dependent expression
+// EXPORT-NEXT:     if x.sum() > 0:
+// EXPORT-NOT:  Traceback

@@ -12,7 +12,7 @@
 // CHECK: reductions: ok, 14 results
 // CHECK: arg_reductions: ok, 8 results
 // CHECK: any_all: ok, 8 results
-// CHECK: attention: ok, 3 results
+// CHECK: attention: ok, 7 results
 // CHECK: views: ok, 10 results
 // CHECK: matmuls: ok, 8 results
 // CHECK: constants: ok, 3 results

@@ -141,14 +141,35 @@
 // CHECK-NEXT:    %any_4 = kf.max %xs_2 dims [0, 1] : tensor<3x4x5xi1>
 // CHECK:         return {{.*}} : tensor<4xi1>, tensor<i1>, tensor<4x1xi1>, tensor<5xi1>, tensor<6xi1>, tensor<i1>, tensor<4xi1>, tensor<3x4xi1>
 
-// F.scaled_dot_product_attention as torch.export decomposes it: q and k
-// scaled by D^-1/4, a softmax, and its fully masked rows (any key not
-// -inf, per row) set to 0.
+// F.scaled_dot_product_attention imported as itself: q @ k^T (k read
+// transposed), the scale D^-1/2 = 0.35355338 for D = 8, a softmax, @ v; the
+// causal mask is the top-left triangle as a constant; a bool mask is a
+// where, and a row it hides wholly gives zeros (its max is -inf); an
+// additive mask is added after the given scale; GQA repeats each key head.
 // CHECK-LABEL: func.func @attention(
-// CHECK:         %softmax = kf.softmax %matmul dim -1 : tensor<2x3x6x6xf32>
-// CHECK:         %any_1 = kf.max %logical_not dims [3] keepdim : tensor<2x3x6x6xi1>
-// CHECK:         %where = kf.where %logical_not_1, %full_like, %softmax : tensor<2x3x6x1xi1>, tensor<2x3x6x6xf32>, tensor<2x3x6x6xf32>
-// CHECK:         return {{.*}} : tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>
+// CHECK:         %[[KT:.*]] = kf.transpose %xs_1 [0, 1, 3, 2] : tensor<2x3x6x8xf32>
+// CHECK-NEXT:    %[[S:.*]] = kf.matmul %xs_0, %[[KT]] : tensor<2x3x6x8xf32>, tensor<2x3x8x6xf32>
+// CHECK-NEXT:    %[[SCALE:.*]] = kf.constant dense<0.35355338> : tensor<f32>
+// CHECK-NEXT:    %[[SS:.*]] = kf.mul %[[S]], %[[SCALE]] : tensor<2x3x6x6xf32>, tensor<f32>
+// CHECK-NEXT:    %[[P:.*]] = kf.softmax %[[SS]] dim 3 : tensor<2x3x6x6xf32>
+// CHECK-NEXT:    %scaled_dot_product_attention = kf.matmul %[[P]], %xs_2 : tensor<2x3x6x6xf32>, tensor<2x3x6x8xf32>
+// CHECK:         kf.constant dense<{{\[}}[true, false, false, false, false, false], [true, true, false, false, false, false],
+// CHECK:         %[[INF:.*]] = kf.constant dense<0xFF800000> : tensor<f32>
+// CHECK-NEXT:    %scaled_dot_product_attention_1_causal_scores = kf.where %scaled_dot_product_attention_1_causal, %scaled_dot_product_attention_1_scaled, %[[INF]]
+// CHECK:         %[[M:.*]] = kf.where %xs_3, %scaled_dot_product_attention_2_scaled, %[[INF]] : tensor<6x6xi1>, tensor<2x3x6x6xf32>, tensor<f32>
+// CHECK-NEXT:    %[[P2:.*]] = kf.softmax %[[M]] dim 3
+// CHECK-NEXT:    %[[MAX:.*]] = kf.max %[[M]] dims [3] keepdim : tensor<2x3x6x6xf32>
+// CHECK-NEXT:    %[[HID:.*]] = kf.eq %[[MAX]], %[[INF]] : tensor<2x3x6x1xf32>, tensor<f32>
+// CHECK-NEXT:    %[[ZERO:.*]] = kf.constant dense<0.0> : tensor<f32>
+// CHECK-NEXT:    %[[SAFE:.*]] = kf.where %[[HID]], %[[ZERO]], %[[P2]] : tensor<2x3x6x1xi1>, tensor<f32>, tensor<2x3x6x6xf32>
+// CHECK-NEXT:    %scaled_dot_product_attention_2 = kf.matmul %[[SAFE]], %xs_2
+// CHECK:         kf.constant dense<0.3> : tensor<f32>
+// CHECK:         %scaled_dot_product_attention_4_masked = kf.add %scaled_dot_product_attention_4_scaled, %add : tensor<2x3x6x6xf32>, tensor<6x6xf32>
+// CHECK:         %[[KH:.*]] = kf.reshape %{{.*}} [2, 1, 1, 6, 8] : tensor<2x1x6x8xf32>
+// CHECK-NEXT:    %[[KR:.*]] = kf.broadcast_to %[[KH]] [2, 1, 3, 6, 8] : tensor<2x1x1x6x8xf32>
+// CHECK-NEXT:    %{{.*}} = kf.reshape %[[KR]] [2, 3, 6, 8] : tensor<2x1x3x6x8xf32>
+// CHECK:         %scaled_dot_product_attention_6_causal = kf.constant dense<{{\[}}[true, false, false, false, false, false], [true, true, false, false, false, false], [true, true, true, false, false, false], [true, true, true, true, false, false]]> : tensor<4x6xi1>
+// CHECK:         return {{.*}} : tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x4x8xf32>
 
 // Views are kf views (transpose, slice, broadcast_to) and reshapes; clone
 // (.contiguous() of a view) is kf.contiguous; chunk is slices.

@@ -69,9 +69,16 @@ def any_all(x, i, b):
 
 
 def attention(q, k, v, mask):
+    hidden = mask & (torch.arange(6) != 2)[:, None]  # query 2 sees no key
+    additive = torch.where(hidden, 0.0, float("-inf")) + 0.25 * q[0, 0, :, :6]
     return (F.scaled_dot_product_attention(q, k, v),
             F.scaled_dot_product_attention(q, k, v, is_causal=True),
-            F.scaled_dot_product_attention(q, k, v, attn_mask=mask))
+            F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+            F.scaled_dot_product_attention(q, k, v, attn_mask=hidden),
+            F.scaled_dot_product_attention(q, k, v, attn_mask=additive, scale=0.3),
+            F.scaled_dot_product_attention(q, k[:, :1], v[:, :1], is_causal=True,
+                                           enable_gqa=True),
+            F.scaled_dot_product_attention(q[:, :, :4], k, v, is_causal=True))
 
 
 def _with_zeros(x, every=3):
@@ -223,9 +230,10 @@ OPS = {
     "any_all": (lambda: Fn(any_all),
                 lambda: (_with_zeros(_rand(4, 6)), _with_zeros(_ints(5, 6, low=1), every=5),
                          _rand(3, 4, 5) > 1.2), None),
-    # F.scaled_dot_product_attention as torch.export decomposes it (a
-    # softmax whose fully masked rows are zeros: any over the row, where);
-    # the bool mask keeps at least one key a query.
+    # F.scaled_dot_product_attention imported as itself (ops_attention.py):
+    # no mask, causal (also with fewer queries than keys), a bool mask, one
+    # that hides every key of a query (zeros, as PyTorch), an additive mask
+    # with -inf and a scale, grouped-query heads (3 over 1).
     "attention": (lambda: Fn(attention),
                   lambda: (_rand(2, 3, 6, 8), _rand(2, 3, 6, 8, seed=1), _rand(2, 3, 6, 8, seed=2),
                            (_rand(6, 6, seed=3) > -1.0) | torch.eye(6, dtype=torch.bool)), None),

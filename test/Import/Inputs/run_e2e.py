@@ -1,10 +1,13 @@
 """Imports models, runs each with kfuse-run on the CPU and compares its
 results with PyTorch's on the same inputs.
 
-  run_e2e.py --kfuse-run BIN --work DIR --catalogue zoo|ops [NAME ...]
+  run_e2e.py --kfuse-run BIN --work DIR --catalogue zoo|real|ops [NAME ...]
 
-The catalogue is kfuse_import.zoo's MODELS (with its TOLERANCES) or
-op_modules.OPS beside this file (tolerances by dtype).
+The catalogue is kfuse_import.zoo's MODELS (with its TOLERANCES), the real
+architectures of kfuse_import.zoo_real (transformers, timm, torchvision), or
+op_modules.OPS beside this file (tolerances by dtype). A model's results are
+the tensors of what forward() returns, in pytree order (a transformers
+ModelOutput included), as torch.export flattens them.
 
 For each model: kfuse-import writes DIR/NAME.mlir and DIR/NAME.inputs/
 (weights and the example inputs), kfuse-run reads them with --input-dir and
@@ -82,8 +85,12 @@ def float64_reference(model, inputs):
     """The model in float64 on the same inputs (integer inputs as they are)."""
     wide = [x.double() if x.is_floating_point() else x for x in inputs]
     with torch.no_grad():
-        out = copy.deepcopy(model).double()(*wide)
-    return out if isinstance(out, tuple) else (out,)
+        return results(copy.deepcopy(model).double()(*wide))
+
+
+def results(out):
+    """The tensors of forward()'s result, in the order torch.export flattens them."""
+    return tuple(x for x in torch.utils._pytree.tree_leaves(out) if isinstance(x, torch.Tensor))
 
 
 def compare_float64(tag, got, expected, reference):
@@ -92,6 +99,9 @@ def compare_float64(tag, got, expected, reference):
     grows with the model's depth and magnitudes, as its rounding does."""
     for i, (g, e, r) in enumerate(zip(got, expected, reference)):
         r = r.numpy()
+        if r.size and float(np.abs(r - r.flat[0]).max()) == 0:
+            print(f"{tag}: FAIL result {i}: every value is {r.flat[0]}: a constant tests nothing")
+            return False
         ours = float(np.abs(g.astype(np.float64) - r).max())
         theirs = float(np.abs(as_numpy(e).astype(np.float64) - r).max())
         bound = 10 * max(theirs, np.finfo(np.float32).eps * float(np.abs(r).max()))
@@ -109,13 +119,15 @@ def main():
     p.add_argument("--kfuse-run", required=True)
     p.add_argument("--work", required=True)
     p.add_argument("--device", default="cpu")
-    p.add_argument("--catalogue", choices=("zoo", "ops"), required=True)
+    p.add_argument("--catalogue", choices=("zoo", "real", "ops"), required=True)
     p.add_argument("--also-constants", metavar="NAME", action="append", default=[],
                    help="also run NAME imported with weights='constants'")
     p.add_argument("names", nargs="*")
     args = p.parse_args()
     if args.catalogue == "zoo":
         from kfuse_import.zoo import MODELS, TOLERANCES
+    elif args.catalogue == "real":
+        from kfuse_import.zoo_real import MODELS, TOLERANCES
     else:
         from op_modules import OPS as MODELS
         TOLERANCES = {}
@@ -129,8 +141,7 @@ def main():
         mlir = os.path.join(args.work, name + ".mlir")
         inputs_dir = prog.save(mlir, save_inputs=True, force=True)
         with torch.no_grad():
-            expected = model(*inputs)
-        expected = expected if isinstance(expected, tuple) else (expected,)
+            expected = results(model(*inputs))
         got = run_kfuse(args, mlir, ["--input-dir", inputs_dir], len(expected), args.work, name)
         if TOLERANCES.get(name) == "float64":
             ok &= compare_float64(name, got, expected, float64_reference(model, inputs))
@@ -154,8 +165,7 @@ def main():
                 np.save(path, as_numpy(x))
                 extra.append(f"--input=arg{n_weights + i}={path}")
             with torch.no_grad():
-                expected = model(*other)
-            expected = expected if isinstance(expected, tuple) else (expected,)
+                expected = results(model(*other))
             got = run_kfuse(args, mlir, extra, len(expected), args.work, name + ".batch3")
             ok &= compare(name, f"{name} at batch 3", got, expected, TOLERANCES.get(name))
         print(f"  ({time.time() - start:.1f} s)", file=sys.stderr)

@@ -1,0 +1,29 @@
+// REQUIRES: torch
+// Import-time folding (importer/kfuse_import/fold.py): an op kf refuses whose
+// every input is a constant (arange of a static size, a non-persistent buffer)
+// is computed by PyTorch at import and enters the program as a kf.constant;
+// a buffer that only folded ops read is no longer an argument. Expected values
+// by hand: cumsum([0, 1, 2, 3, 4]) = [0, 1, 3, 6, 10]; types [0, 1, 1, 0, 1]
+// gathered at [4, 3, 2, 1, 0] = [1, 0, 1, 1, 0].
+// RUN: %torch-python %s.py > %t.mlir
+// RUN: FileCheck %s < %t.mlir
+// The folded programs are valid kf.
+// RUN: sed -n '/^func.func @positions/,/^}/p;/^func.func @token_types/,/^}/p' %t.mlir | kfuse-opt -o /dev/null
+
+// CHECK-LABEL: func.func @positions(
+// CHECK:         %cumsum = kf.constant dense<[0, 1, 3, 6, 10]> : tensor<5xi64>  // aten.cumsum.default of constants, folded at import
+// CHECK-NEXT:    %add = kf.add %x, %cumsum : tensor<2x5xi64>, tensor<5xi64>
+
+// CHECK-LABEL: func.func @token_types(
+// CHECK-NEXT:    %p_table_weight: tensor<2x3xf32>,  // arg0: table.weight (parameter)
+// CHECK-NEXT:    %x: tensor<2x5x3xf32>              // arg1: x (input)
+// CHECK:         %gather = kf.constant dense<{{\[}}[1, 0, 1, 1, 0]]> : tensor<1x5xi64>  // aten.gather.default of constants, folded at import
+// CHECK-NEXT:    %embedding = kf.index_select %p_table_weight, %gather dim 0
+
+// A persistent buffer is a weight (an argument, so that new weights need no
+// new import): an op of it is not folded, and kf has no cumsum.
+// CHECK: weight_cumsum: UnsupportedOp op=aten.cumsum.default reason=kf has no op for it
+// A size of a dynamic dim is an input: not folded.
+// CHECK: size_cumsum: UnsupportedOp op=aten.cumsum.default reason=kf has no op for it
+// An input: not folded.
+// CHECK: input_cumsum: UnsupportedOp op=aten.cumsum.default reason=kf has no op for it
