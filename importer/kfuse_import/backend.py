@@ -6,8 +6,11 @@ as a kfuse library on the CPU.
 
 For each graph: kfuse-import writes it as kf (torch.export of the graph on
 Dynamo's example inputs), kfuse-compile --emit=lib builds it once per
-program text (a cache keyed by its SHA-256, in $KFUSE_CACHE or
-~/.cache/kfuse/torch), and each call hands the library the tensors' own
+program text and compiler (a cache keyed by the SHA-256 of the text, of
+kfuse-compile's path, size and modification time, of the environment it
+reads and of the CPU's features, as kfuse-run keys its own; in $KFUSE_CACHE
+or ~/.cache/kfuse/torch: a rebuilt kfuse never runs a stale library), and
+each call hands the library the tensors' own
 memory (no copy in): the packed entry `kfuse_packed_<graph>__host_fused`
 takes one memref descriptor per argument. Its results are wrapped as torch
 tensors over the library's buffers (no copy out), freed by the runtime when
@@ -28,6 +31,8 @@ it under torch.no_grad() or in eval mode).
 import ctypes
 import hashlib
 import os
+import platform
+import shutil
 import re
 import subprocess
 import tempfile
@@ -51,6 +56,26 @@ def _tool(name, env):
         return os.environ[env]
     built = os.path.join(_REPO, "build", "lib" if name.endswith(".so") else "bin", name)
     return built if os.path.exists(built) else name
+
+
+def _compiler_identity(compiler):
+    """What a library depends on besides its program: the compiler binary
+    (a rebuild or an upgrade changes its size or time), the environment
+    kfuse-compile reads, and the CPU it compiles for (a cache directory in
+    a shared home seen by other machines)."""
+    found = compiler if os.path.sep in compiler else shutil.which(compiler) or compiler
+    try:
+        st = os.stat(found)
+        parts = [os.path.realpath(found), str(st.st_size), str(st.st_mtime_ns)]
+    except OSError:
+        parts = [compiler]
+    parts += [f"{k}={os.environ.get(k, '')}" for k in ("KFUSE_CC", "CUDA_PATH", "CUDA_HOME")]
+    try:
+        with open("/proc/cpuinfo") as f:
+            parts += [ln for ln in f if ln.startswith(("flags", "model name"))][:2]
+    except OSError:
+        parts.append(platform.machine())
+    return "\n".join(parts)
 
 
 def _descriptor(t):
@@ -88,7 +113,9 @@ class CompiledGraph:
         self.results = _result_types(program.text, program.entry)
         self.weights = [torch.from_numpy(a) for a in program.inputs[:len(program.args) -
                                                                       self.n_inputs(program)]]
-        key = hashlib.sha256(program.text.encode()).hexdigest()[:32]
+        compiler = _tool("kfuse-compile", "KFUSE_COMPILE")
+        key = hashlib.sha256((program.text + "\0" + _compiler_identity(compiler)).encode())
+        key = key.hexdigest()[:32]
         lib_path = os.path.join(cache_dir, key + ".so")
         if not os.path.exists(lib_path):
             os.makedirs(cache_dir, exist_ok=True)
@@ -97,7 +124,7 @@ class CompiledGraph:
                 with open(src, "w") as f:
                     f.write(program.text)
                 built = os.path.join(tmp, "graph.so")
-                run = subprocess.run([_tool("kfuse-compile", "KFUSE_COMPILE"), src, "--emit=lib",
+                run = subprocess.run([compiler, src, "--emit=lib",
                                       "-o", built], capture_output=True, text=True)
                 if run.returncode != 0:
                     raise UnsupportedOp("kfuse-compile failed: " + (run.stderr or run.stdout)

@@ -18,3 +18,6 @@
 // CHECK: batch 5: ok
 // CHECK: batch 3: ok
 // CHECK: new libraries: 2; kfuse warnings in all: 1
+// The cache key holds the compiler's identity: a rebuilt kfuse-compile
+// compiles the same program again.
+// CHECK: rebuilt compiler: ok, new libraries: 1, kfuse warnings in all: 1

@@ -3,6 +3,7 @@ model against float64, an op kfuse lacks (the graph falls back to PyTorch
 with a warning), results that alias an input, and new shapes with
 dynamic=False (one library per shape in the cache)."""
 import os
+import shutil
 import sys
 import warnings
 
@@ -80,3 +81,22 @@ with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
         print(f"batch {n}: {'ok' if ok else 'FAIL'}")
     print(f"new libraries: {libraries() - before}; kfuse warnings in all: "
           f"{len(kfuse_warnings(caught))}")
+
+    # A rebuilt compiler (here: a copy with a new modification time, beside
+    # the build's lib/ where it finds the runtime) is a new key: the library
+    # is compiled again, never the stale one reused.
+    original = kfuse_import.backend._tool("kfuse-compile", "KFUSE_COMPILE")
+    rebuilt = os.path.join(os.environ["KFUSE_CACHE"], "rebuilt")
+    copy = os.path.join(rebuilt, "bin", "kfuse-compile")
+    os.makedirs(os.path.dirname(copy))
+    os.symlink(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(original))), "lib"),
+               os.path.join(rebuilt, "lib"))
+    shutil.copy2(original, copy)
+    os.utime(copy, ns=(1, 1))
+    os.environ["KFUSE_COMPILE"] = copy
+    before = libraries()
+    torch._dynamo.reset()
+    y = torch.randn(3, 4)
+    ok = torch.allclose(compiled(linear, dynamic=False)(y), linear(y), rtol=1e-5, atol=1e-6)
+    print(f"rebuilt compiler: {'ok' if ok else 'FAIL'}, new libraries: {libraries() - before}, "
+          f"kfuse warnings in all: {len(kfuse_warnings(caught))}")

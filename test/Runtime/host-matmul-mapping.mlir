@@ -149,3 +149,47 @@ func.func @half(%a: memref<17x20xf16>, %b: memref<20x9xf16>, %c: memref<17x9xf32
   }
   return
 }
+
+// -----
+
+// A batched matmul (the generic over (batch, m, n, k) kf-to-linalg writes
+// for kf.matmul of rank 3): grid z runs over the 6 batch indices; each
+// block reads A and B through rank-reduced subviews at its index (B read
+// [n, k], transposed in place) and runs the same register tiles; the
+// epilogue (scale, bias over (j)) stores at (batch, row, col). Results
+// checked against numpy in host-matmul.mlir (@scores).
+// CHECK-LABEL: func.func @batched_scores
+// CHECK: %[[N:.*]] = arith.muli %{{.*}}, %c6 : index
+// CHECK: %[[GZ:.*]] = arith.maxui %[[N]], %c1
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %[[GZ]])
+// CHECK: %[[B:.*]] = arith.remui %[[BZ]], %{{.*}} : index
+// CHECK: memref.subview %arg0[%[[B]], 0, 0] [1, %{{.*}}, 40] [1, 1, 1] : memref<6x?x40xf32> to memref<?x40xf32, strided<[40, 1], offset: ?>>
+// CHECK: memref.subview %arg1[%[[B]], 0, 0] [1, 21, 40] [1, 1, 1] : memref<6x21x40xf32> to memref<21x40xf32, strided<[40, 1], offset: ?>>
+// CHECK-COUNT-12: vector.fma
+// CHECK: vector.load %arg2[%{{.*}}] : memref<21xf32>, vector<8xf32>
+// CHECK: vector.store %{{.*}}, %arg3[%[[B]], %{{.*}}, %{{.*}}] : memref<6x?x21xf32>, vector<8xf32>
+// CHECK: vector.maskedstore %arg3[%[[B]],
+func.func @batched_scores(%q: memref<6x?x40xf32>, %k: memref<6x21x40xf32>, %bias: memref<21xf32>, %y: memref<6x?x21xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.125 : f32
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %q, %c1 : memref<6x?x40xf32>
+  %s = memref.alloc(%m) : memref<6x?x21xf32>
+  kf.kernel "matmul_mul_add_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%s : memref<6x?x21xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<6x?x40xf32>, memref<6x21x40xf32>) outs(%s : memref<6x?x21xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %p = arith.mulf %a, %b : f32
+      %r = arith.addf %o, %p : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %bias : memref<6x?x21xf32>, memref<21xf32>) outs(%y : memref<6x?x21xf32>) {
+    ^bb0(%v: f32, %bb: f32, %o: f32):
+      %t = arith.mulf %v, %scale : f32
+      %u = arith.addf %t, %bb : f32
+      linalg.yield %u : f32
+    }
+  }
+  memref.dealloc %s : memref<6x?x21xf32>
+  return
+}

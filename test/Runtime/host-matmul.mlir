@@ -80,4 +80,42 @@
 // RUN:   --input "arg2=i32[5]" --expect "arg0 @ arg1 + arg2" \
 // RUN:   -- --entry=int --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=INT
 // INT: run_check: result0 int32[7, 5] matches numpy (max abs error 0, max rel error 0)
+//
+// Batched matmuls on the same kernel, a batch index a grid z block:
+// scores over two batch dims (77 query rows: a block and a bit of register
+// tiles; 21 keys, masked at N), a weight broadcast over the batch (K = 300:
+// two panels), a batch dim of 1 broadcast to 3, a dynamic batch at 3 and
+// at 0 (no block computes), f16 with A read transposed.
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[2x3x77x40]" --input "arg1=f32[2x3x21x40]" \
+// RUN:   --input "arg2=f32[21]" --expect "arg0 @ np.swapaxes(arg1, -1, -2) * 0.125 + arg2" \
+// RUN:   -- --entry=scores --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=SCORES
+// SCORES: check against the CPU, unfused: {{.*}}: ok
+// SCORES: run_check: result0 float32[2, 3, 77, 21] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[4x13x300]" --input "arg1=f32[300x30]" \
+// RUN:   --atol 1e-4 --expect "(arg0.astype(np.float64) @ arg1).astype(np.float32)" \
+// RUN:   -- --entry=batch_weight --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-W
+// BATCH-W: run_check: result0 float32[4, 13, 30] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[1x5x7]" --input "arg1=f32[3x7x9]" \
+// RUN:   --expect "arg0 @ arg1" -- --entry=batch_one --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-1
+// BATCH-1: run_check: result0 float32[3, 5, 9] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[3x6x7]" --input "arg1=f32[3x7x17]" \
+// RUN:   --expect "arg0 @ arg1" -- --entry=batch_dynamic --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-DYN
+// BATCH-DYN: run_check: result0 float32[3, 6, 17] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[0x6x7]" --input "arg1=f32[0x7x17]" \
+// RUN:   --expect "np.zeros((0, 6, 17), np.float32)" -- --entry=batch_dynamic --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-0
+// BATCH-0: run_check: result0 float32[0, 6, 17] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f16[2x20x17]" --input "arg1=f16[2x20x9]" \
+// RUN:   --expect "(np.swapaxes(arg0, 1, 2).astype(np.float32) @ arg1.astype(np.float32)).astype(np.float16)" \
+// RUN:   -- --entry=batch_half --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=BATCH-HALF
+// BATCH-HALF: run_check: result0 float16[2, 17, 9] matches numpy
+// A bool mask read by the epilogue, 2-D and batched (wrong before: a
+// vector<8xi1> load reads 8 bits of an i1 buffer that holds a byte each).
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[9x17]" --input "arg1=f32[17x19]" \
+// RUN:   --input "arg2=i1[9x19]" --expect "np.where(arg2, arg0 @ arg1, np.float32(-1))" \
+// RUN:   -- --entry=masked --device=cpu --repeat=1 | FileCheck %s --check-prefix=MASKED
+// MASKED: run_check: result0 float32[9, 19] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[3x9x17]" --input "arg1=f32[3x17x19]" \
+// RUN:   --input "arg2=i1[9x19]" --expect "np.where(arg2, arg0 @ arg1, np.float32(-1))" \
+// RUN:   -- --entry=batch_masked --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-MASKED
+// BATCH-MASKED: run_check: result0 float32[3, 9, 19] matches numpy
 func.func private @none()

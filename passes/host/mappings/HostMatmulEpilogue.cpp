@@ -27,18 +27,25 @@ namespace kfuse::host::matmul {
 
 namespace {
 
-/// How an epilogue operand is read for a row segment at (i, j .. j+kLanes):
-/// a vector when its last index is j (and contiguous), a broadcast scalar
-/// when no index depends on j; none otherwise (j elsewhere: strided).
+/// How an epilogue operand is read for a row segment at (..., i, j ..
+/// j+kLanes), j the epilogue's last loop: a vector when its last index is j
+/// (and contiguous), a broadcast scalar when no index depends on j; none
+/// otherwise (j elsewhere: strided).
 enum class Read { Vector, Broadcast, None };
 
 Read readOf(AffineMap map, Value buffer) {
   ArrayRef<AffineExpr> results = map.getResults();
-  bool vector = !results.empty() && results.back() == getAffineDimExpr(1, map.getContext());
+  unsigned j = map.getNumDims() - 1;
+  bool vector = !results.empty() && results.back() == getAffineDimExpr(j, map.getContext());
   for (size_t r = 0; r + (vector ? 1 : 0) < results.size(); ++r)
-    if (results[r].isFunctionOfDim(1))
+    if (results[r].isFunctionOfDim(j))
       return Read::None;
-  if (vector && !cast<MemRefType>(buffer.getType()).isLastDimUnitStride())
+  auto type = cast<MemRefType>(buffer.getType());
+  if (vector && !type.isLastDimUnitStride())
+    return Read::None;
+  // A vector<8xi1> load reads 8 bits, where an i1 buffer holds a byte an
+  // element (a causal mask read by attention's scores): element by element.
+  if (vector && type.getElementType().isInteger(1))
     return Read::None;
   return vector ? Read::Vector : Read::Broadcast;
 }
@@ -62,7 +69,9 @@ bool vectorEpilogue(const Kernel &k) {
     if (!VectorCloner::vectorizes(g, TailLanes::Zeros))
       return false;
     for (Value init : g.getDpsInits()) {
-      if (k.stored(init) && !cast<MemRefType>(init.getType()).isLastDimUnitStride())
+      auto type = cast<MemRefType>(init.getType());
+      // (i1 stores: bits, as i1 loads above.)
+      if (k.stored(init) && (!type.isLastDimUnitStride() || type.getElementType().isInteger(1)))
         return false;
       inRegister.insert(init);
     }
@@ -105,9 +114,12 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, Kernel &k) {
   for (linalg::LinalgOp op : ops) {
     if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
       k.fill = fill;
-    else if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
-      k.matmul = matmul;
-    else if (auto g = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    else if (isa<linalg::MatmulOp>(op.getOperation()) && !k.matmul)
+      k.matmul = op;
+    else if (!k.matmul && isa<linalg::GenericOp>(op.getOperation()) &&
+             op.getNumReductionLoops() == 1 && op.getNumLoops() >= 4)
+      k.matmul = op; // batched: checked below
+    else if (auto g = dyn_cast<linalg::GenericOp>(op.getOperation()); g && k.matmul)
       k.epilogue.push_back(g);
     else
       return failure();
@@ -146,23 +158,48 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, Kernel &k) {
     return failure();
   if (!cast<MemRefType>(k.c().getType()).isLastDimUnitStride())
     return failure();
-  // (m, n, k) loops: A at (m, k) or (k, m), B at (k, n) or (n, k).
+  // (batch..., m, n, k) loops, k the reduction: C at (batch..., m, n), A
+  // at (..., m, k) or (..., k, m), B at (..., k, n) or (..., n, k), their
+  // leading indices batch loops or 0 (a broadcast dim of size 1).
   MLIRContext *ctx = k.matmul.getContext();
-  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
-             kk = getAffineDimExpr(2, ctx);
-  auto map = [&](AffineExpr i, AffineExpr j) { return AffineMap::get(3, 0, {i, j}, ctx); };
-  SmallVector<AffineMap> maps = k.matmul.getIndexingMapsArray();
-  if (maps[2] != map(m, n))
+  unsigned loops = k.matmul.getNumLoops();
+  k.batch = loops - 3;
+  if (k.matmul.getIteratorTypesArray().back() != utils::IteratorType::reduction)
     return failure();
+  AffineExpr m = getAffineDimExpr(k.batch, ctx), n = getAffineDimExpr(k.batch + 1, ctx),
+             kk = getAffineDimExpr(k.batch + 2, ctx);
+  SmallVector<AffineMap> maps = k.matmul.getIndexingMapsArray();
+  auto lastTwo = [](AffineMap map, AffineExpr i, AffineExpr j) {
+    ArrayRef<AffineExpr> r = map.getResults();
+    return r.size() >= 2 && r[r.size() - 2] == i && r.back() == j;
+  };
+  auto batchOnly = [&](AffineMap map) {
+    ArrayRef<AffineExpr> r = map.getResults();
+    for (AffineExpr e : r.drop_back(2)) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!(d && d.getPosition() < k.batch) && !(c && c.getValue() == 0))
+        return false;
+    }
+    return true;
+  };
+  if (maps[2].getNumResults() != loops - 1)
+    return failure();
+  for (unsigned i = 0; i < loops - 1; ++i)
+    if (maps[2].getResult(i) != getAffineDimExpr(i, ctx))
+      return failure();
   AffineExpr plain[2][2] = {{m, kk}, {kk, n}};
   for (unsigned o = 0; o < 2; ++o) {
     auto [i, j] = plain[o];
-    if (maps[o] == map(i, j))
+    if (!batchOnly(maps[o]))
+      return failure();
+    if (lastTwo(maps[o], i, j))
       k.transposed[o] = false;
-    else if (maps[o] == map(j, i))
+    else if (lastTwo(maps[o], j, i))
       k.transposed[o] = true;
     else
       return failure();
+    k.maps[o] = maps[o];
   }
   // Buffers written before the last op that nothing else reads need not
   // be stored; the last op's results are what the kernel is for.
@@ -183,9 +220,10 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, Kernel &k) {
   return success();
 }
 
-void finishVector(OpBuilder &b, Location loc, const Kernel &k, Value acc, Value row, Value col,
-                  Value mask) {
-  SmallVector<Value> ivs = {row, col};
+void finishVector(OpBuilder &b, Location loc, const Kernel &k, ValueRange batch, Value acc,
+                  Value row, Value col, Value mask) {
+  SmallVector<Value> ivs(batch);
+  ivs.append({row, col});
   llvm::DenseMap<Value, Value> inRegister = {{k.c(), acc}};
   if (k.stored(k.c()))
     storeLanes(b, loc, acc, k.c(), ivs, mask);
@@ -218,8 +256,10 @@ void finishVector(OpBuilder &b, Location loc, const Kernel &k, Value acc, Value 
   }
 }
 
-void finishScalar(OpBuilder &b, Location loc, const Kernel &k, Value row, Value col) {
-  SmallVector<Value> ivs = {row, col};
+void finishScalar(OpBuilder &b, Location loc, const Kernel &k, ValueRange batch, Value row,
+                  Value col) {
+  SmallVector<Value> ivs(batch);
+  ivs.append({row, col});
   llvm::DenseMap<Value, Value> inRegister = {
       {k.c(), memref::LoadOp::create(b, loc, k.c(), ivs).getResult()}};
   for (linalg::GenericOp g : k.epilogue) {

@@ -20,7 +20,16 @@ constexpr int64_t kLanes = 8;
 /// (kfuse::gpu::checkMatmulKernel).
 struct Kernel {
   mlir::linalg::FillOp fill;
-  mlir::linalg::MatmulOp matmul;
+  /// linalg.matmul, or a batched matmul: the linalg.generic over loops
+  /// (batch..., m, n, k) that kf-to-linalg writes for kf.matmul of rank > 2.
+  mlir::linalg::LinalgOp matmul;
+  /// The number of batch loops (0 for linalg.matmul). Each (batch index)
+  /// is a 2-D matmul of the rank-reduced views of A and B at it; C and
+  /// the epilogue are indexed (batch..., row, col).
+  unsigned batch = 0;
+  /// A's and B's indexing maps (their leading results: a batch loop, or
+  /// 0 for a broadcast dim of size 1).
+  mlir::AffineMap maps[2];
   llvm::SmallVector<mlir::linalg::GenericOp> epilogue;
   /// Whether A is stored [k, m] and B [n, k] (read transposed in place).
   bool transposed[2] = {false, false};
@@ -45,17 +54,18 @@ struct Kernel {
 /// simple per-element mapping.
 mlir::LogicalResult analyze(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, Kernel &kernel);
 
-/// Stores `acc` (the matmul's values at (row, col .. col + kLanes)) and
+/// Stores `acc` (the matmul's values at (batch..., row, col .. col + kLanes)) and
 /// the epilogue's results there, computed on vectors; `mask` (null when
 /// every lane is inside the result) says which lanes are.
 void finishVector(mlir::OpBuilder &b, mlir::Location loc, const Kernel &kernel,
-                  mlir::Value acc, mlir::Value row, mlir::Value col, mlir::Value mask);
+                  mlir::ValueRange batch, mlir::Value acc, mlir::Value row, mlir::Value col,
+                  mlir::Value mask);
 
 /// The epilogue at element (row, col), the matmul's value read back from
 /// its (stored) result: the scalar path for epilogues finishVector cannot
 /// take.
 void finishScalar(mlir::OpBuilder &b, mlir::Location loc, const Kernel &kernel,
-                  mlir::Value row, mlir::Value col);
+                  mlir::ValueRange batch, mlir::Value row, mlir::Value col);
 
 /// Stores `v` (kLanes lanes) at `indices` of `buffer`, lanes of `mask`
 /// only when it is not null.

@@ -65,3 +65,49 @@ func.func @half_at(%a: tensor<20x17xf16>, %b: tensor<20x9xf16>) -> tensor<17x9xf
   %0 = kf.matmul %t, %b : tensor<17x20xf16>, tensor<20x9xf16>
   return %0 : tensor<17x9xf16>
 }
+// Batched (grid z over the batch indices, 2-D subviews of A and B):
+// attention's scores, k read transposed in place, the scale and a bias over
+// (j) as the epilogue; two batch dims, dynamic rows and columns.
+func.func @scores(%q: tensor<2x3x?x40xf32>, %k: tensor<2x3x?x40xf32>, %bias: tensor<?xf32>) -> tensor<2x3x?x?xf32> {
+  %kt = kf.transpose %k [0, 1, 3, 2] : tensor<2x3x?x40xf32>
+  %s = kf.matmul %q, %kt : tensor<2x3x?x40xf32>, tensor<2x3x40x?xf32>
+  %c = kf.constant dense<0.125> : tensor<f32>
+  %m = kf.mul %s, %c : tensor<2x3x?x?xf32>, tensor<f32>
+  %y = kf.add %m, %bias : tensor<2x3x?x?xf32>, tensor<?xf32>
+  return %y : tensor<2x3x?x?xf32>
+}
+// A weight broadcast over the batch (rank 2), and a batch dim of size 1
+// broadcast against 3; a dynamic batch (0 included).
+func.func @batch_weight(%x: tensor<4x?x300xf32>, %w: tensor<300x30xf32>) -> tensor<4x?x30xf32> {
+  %0 = kf.matmul %x, %w : tensor<4x?x300xf32>, tensor<300x30xf32>
+  return %0 : tensor<4x?x30xf32>
+}
+func.func @batch_one(%a: tensor<1x5x7xf32>, %b: tensor<3x7x9xf32>) -> tensor<3x5x9xf32> {
+  %0 = kf.matmul %a, %b : tensor<1x5x7xf32>, tensor<3x7x9xf32>
+  return %0 : tensor<3x5x9xf32>
+}
+func.func @batch_dynamic(%a: tensor<?x6x7xf32>, %b: tensor<?x7x17xf32>) -> tensor<?x6x17xf32> {
+  %0 = kf.matmul %a, %b : tensor<?x6x7xf32>, tensor<?x7x17xf32>
+  return %0 : tensor<?x6x17xf32>
+}
+// f16 batched, A read transposed in place, an f16 result.
+func.func @batch_half(%a: tensor<2x20x17xf16>, %b: tensor<2x20x9xf16>) -> tensor<2x17x9xf16> {
+  %t = kf.transpose %a [0, 2, 1] : tensor<2x20x17xf16>
+  %0 = kf.matmul %t, %b : tensor<2x17x20xf16>, tensor<2x20x9xf16>
+  return %0 : tensor<2x17x9xf16>
+}
+// A bool mask in the epilogue (attention's causal mask): an i1 buffer is
+// read element by element (a vector<8xi1> load would read bits), also
+// batched with the mask broadcast over the batch.
+func.func @masked(%a: tensor<9x17xf32>, %b: tensor<17x19xf32>, %m: tensor<9x19xi1>) -> tensor<9x19xf32> {
+  %h = kf.matmul %a, %b : tensor<9x17xf32>, tensor<17x19xf32>
+  %z = kf.constant dense<-1.0> : tensor<f32>
+  %y = kf.where %m, %h, %z : tensor<9x19xi1>, tensor<9x19xf32>, tensor<f32>
+  return %y : tensor<9x19xf32>
+}
+func.func @batch_masked(%a: tensor<3x9x17xf32>, %b: tensor<3x17x19xf32>, %m: tensor<9x19xi1>) -> tensor<3x9x19xf32> {
+  %h = kf.matmul %a, %b : tensor<3x9x17xf32>, tensor<3x17x19xf32>
+  %z = kf.constant dense<-1.0> : tensor<f32>
+  %y = kf.where %m, %h, %z : tensor<9x19xi1>, tensor<3x9x19xf32>, tensor<f32>
+  return %y : tensor<3x9x19xf32>
+}
