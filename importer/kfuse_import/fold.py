@@ -16,10 +16,22 @@ any op of those and of no other tensor. Parameters and persistent buffers
 are weights: they stay arguments (with weights="args") so that one library
 runs new weights, and are never folded. A node that reads a dynamic size
 reads an input, so it is never folded either. Random ops are not folded.
-A node kf can lower is lowered, not folded: folding is for the refused.
+
+Two uses. An op kf refuses (or lacks) is folded whatever its size. And a
+constant subgraph kf could lower is folded when its values are small (at
+most SMALL elements each): transformers' causal and sliding-window masks,
+Llama's rotary cos/sin tables (positions times a buffer of frequencies)
+would otherwise be kernels that recompute the same constants on every
+call. Such a node is not lowered at all; its value becomes a kf.constant
+only where a lowered op reads it (importer.Context.value), so a chain of
+folded ops leaves one constant, not one an op. Larger constant subgraphs
+are lowered (a 2048 x 2048 mask is cheaper to compute than to store).
 """
 import torch
 import torch.utils._pytree as pytree
+
+
+SMALL = 1 << 16  # elements: 256 KiB of f32 in the program text at most
 
 
 class Folder:
@@ -51,6 +63,15 @@ class Folder:
             ok = deterministic and all(self.foldable(a) for a in inputs)
         self._foldable[node] = ok
         return ok
+
+    def small(self, node):
+        """Whether node is foldable and its value (each, for several
+        results) has at most SMALL elements: folded whether kf lowers it or
+        not."""
+        vals = node.meta.get("val")
+        vals = vals if isinstance(vals, (tuple, list)) else (vals,)
+        return (self.foldable(node) and bool(vals) and
+                all(isinstance(v, torch.Tensor) and v.numel() <= SMALL for v in vals))
 
     def value(self, node):
         """node's value, computed by PyTorch (node must be foldable)."""

@@ -124,6 +124,10 @@ class Context:
         v = self.values.get(arg)
         if isinstance(v, Value):
             return v
+        if v is None and self.folder is not None and self.folder.small(arg) and \
+                isinstance(arg.meta.get("val"), torch.Tensor):
+            _fold(self, arg, _op_name(arg))  # a small constant, made where it is read
+            return self.values[arg]
         if v is None and isinstance(arg.meta.get("val"), (torch.SymInt, torch.SymFloat, int)):
             raise UnsupportedOp(f"a tensor size ({arg.name}) used as a value")
         raise UnsupportedOp(f"{arg.name} is not a tensor kf computes")
@@ -268,8 +272,17 @@ def _refuse_missing_ops(graph, folder):
     raise first
 
 
+def _op_name(node):
+    target = node.target
+    if isinstance(target, torch._ops.OpOverload):
+        return f"aten.{target._schema.name.split('::')[-1]}.{target._overloadname}"
+    return getattr(target, "__name__", str(target))
+
+
 def _lower(ctx, node):
     target = node.target
+    if ctx.folder.small(node):
+        return  # a small constant: folded where a lowered op reads it (Context.value)
     if target is operator.getitem:
         source = ctx.values.get(node.args[0])
         if not isinstance(source, tuple):

@@ -7,11 +7,13 @@ reads the padded input in place), and one 2-D kf.matmul of its rows
 [N*OH*OW, C*KH*KW] by the weight read transposed (a matmul batched over
 the groups where there are several), the bias its epilogue, the result
 transposed back to NCHW. That is
-correct for every stride, padding, dilation and group count (depthwise
-too), but the im2col matrix is written to memory (KH*KW times the input, and
+correct for every stride, padding, dilation and group count, but the
+im2col matrix is written to memory (KH*KW times the input, and
 once more transposed), and kf.cat reads each of its KH*KW inputs for every
 element it writes. An implicit GEMM on the matmul kernels (no im2col
-matrix) is not built yet.
+matrix) is not built yet. A depthwise convolution (one filter a channel)
+is no GEMM: the sum over kernel positions of each strided view times its
+weights, one fused elementwise kernel (_depthwise).
 
 Pooling is the same windows without a matmul: max_pool2d the kf.maximum of
 the KH*KW strided slices of the input padded with -inf (one pointwise
@@ -62,14 +64,32 @@ def _pad(ctx, x, pads, value, hint):
     return x
 
 
-def _windows(ctx, x, kernel, stride, dilation, out, hint):
+def _windows(ctx, x, kernel, stride, dilation, out, hint, keep=None):
     """The KH*KW strided views of x [N, C, Hp, Wp], each [N, C, OH, OW]:
-    view (kh, kw) holds x[n, c, oh*sh + kh*dh, ow*sw + kw*dw]."""
-    def window(v, dim, k, i):
-        start = k * dilation[i]
-        return _slice(ctx, v, dim, start, start + stride[i] * (out[i] - 1) + 1, stride[i], hint)
-    rows = [window(x, 2, kh, 0) for kh in range(kernel[0])]
-    return [window(r, 3, kw, 1) for r in rows for kw in range(kernel[1])]
+    view (kh, kw) holds x[n, c, oh*sh + kh*dh, ow*sw + kw*dw]. Each is one
+    kf.slice over both dims: a slice of a slice is a view kernel formation
+    does not fold into its reader (it was a kernel writing the row views).
+    keep[0][kh] and keep[1][kw], when given, say which views to make (None
+    in the others' places)."""
+    n, c = x.type.shape[:2]
+    big = 9223372036854775807
+    views = []
+    for kh in range(kernel[0]):
+        for kw in range(kernel[1]):
+            starts = [0, 0, kh * dilation[0], kw * dilation[1]]
+            ends = [big, big] + [starts[2 + i] + stride[i] * (out[i] - 1) + 1 for i in range(2)]
+            steps = [1, 1, stride[0], stride[1]]
+            if keep is not None and not (keep[0][kh] and keep[1][kw]):
+                views.append(None)
+                continue
+            if starts[2:] == [0, 0] and tuple(out) == tuple(x.type.shape[2:]) and list(stride) == [1, 1]:
+                views.append(x)  # the whole input
+                continue
+            fmt = lambda v: "[" + ", ".join(map(str, v)) + "]"
+            views.append(ctx.em.emit(hint, f"kf.slice %{x.name} starts {fmt(starts)} ends "
+                                           f"{fmt(ends)} steps {fmt(steps)} : {x.type}",
+                                     KfType((n, c) + tuple(out), x.type.dtype)))
+    return views
 
 
 def _out_size(size, k, s, p, d, ceil_mode=False):
@@ -115,6 +135,11 @@ def convolution(ctx, node):
     k, p = cg * kh * kw, out[0] * out[1]
     hint = node.name
     padded = _pad(ctx, x, padding, 0.0, hint + "_pad")
+    if g == c and cg == 1 and f == c:
+        real = [[_touches(t, dilation[i], stride[i], out[i], padding[i], (h, wd)[i])
+                 for t in range((kh, kw)[i])] for i in range(2)]
+        y = _depthwise(ctx, padded, w, bias, (kh, kw), stride, dilation, out, real, hint)
+        return ctx.em.reshape(y, [n, f, out[1]], hint=hint) if one_d else y
     # im2col: [N, C, KH*KW, OH*OW] in (c, kh, kw) order, the weight's.
     views = [ctx.em.reshape(v, [n, c, 1, p], hint=hint + "_col")
              for v in _windows(ctx, padded, (kh, kw), stride, dilation, out, hint + "_win")]
@@ -142,6 +167,48 @@ def convolution(ctx, node):
                                                        hint=hint + "_bias"), hint=hint + "_add")
     shape = [n, f, out[1]] if one_d else [n, f, out[0], out[1]]
     return ctx.em.reshape(y, shape, hint=hint)
+
+
+def _touches(k, dilation, stride, out, pad, size):
+    """Whether kernel position k reads a real (not padding) element for
+    some output position: k*d + o*s in [pad, pad + size) for an o < out."""
+    return any(pad <= k * dilation + o * stride < pad + size for o in range(out))
+
+
+def _depthwise(ctx, padded, w, bias, kernel, stride, dilation, out, real, hint):
+    """A depthwise convolution (one filter a channel: ConvNeXt's 7x7) as
+    the sum over the KH*KW kernel positions of each strided view of the
+    padded input times that position's weights [C, 1, 1]: elementwise ops
+    on views, which kernel formation fuses into one kernel reading the
+    padded input in place. No im2col matrix (KH*KW times the input) and no
+    matmul with one column a group. A position that reads only padding
+    (real[0][kh] or real[1][kw] false: a 7x7 kernel over a 1x1 input)
+    adds zeros and is left out."""
+    em = ctx.em
+    c = w.type.shape[0]
+    # [C, KH, KW], each position's weights a [C, 1, 1] slice of it: read in
+    # place by the product (a [C, 1] slice reshaped to [C, 1, 1] was a
+    # kernel of its own over a 1x1 output).
+    taps = em.reshape(w, [c, kernel[0], kernel[1]], hint=hint + "_taps")
+    big = 9223372036854775807
+    y = None
+    for t, view in enumerate(_windows(ctx, padded, kernel, stride, dilation, out,
+                                      hint + "_win", keep=real)):
+        if view is None:
+            continue
+        kh, kw = divmod(t, kernel[1])
+        weight = em.emit(hint + "_tap", f"kf.slice %{taps.name} starts [0, {kh}, {kw}] ends "
+                                        f"[{big}, {kh + 1}, {kw + 1}] steps [1, 1, 1] : "
+                                        f"{taps.type}", KfType((c, 1, 1), taps.type.dtype))
+        term = em.binary("mul", view, weight, hint=hint + "_term")
+        y = term if y is None else em.binary("add", y, term, hint=hint + "_sum")
+    if y is None:  # every position reads padding only: zeros
+        y = em.constant(hint + "_zeros", 0.0, padded.type.dtype,
+                        tuple(padded.type.shape[:2]) + tuple(out))
+    if bias is not None:
+        y = em.binary("add", y, em.reshape(bias, [c, 1, 1], hint=hint + "_bias"),
+                      hint=hint + "_add")
+    return y
 
 
 def _pool_args(node, default_stride_is_kernel=True):

@@ -8,7 +8,7 @@
 // RUN: %torch-python %s.py > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // The folded programs are valid kf.
-// RUN: sed -n '/^func.func @positions/,/^}/p;/^func.func @token_types/,/^}/p' %t.mlir | kfuse-opt -o /dev/null
+// RUN: sed -n '/^func.func @positions/,/^}/p;/^func.func @token_types/,/^}/p;/^func.func @causal_mask/,/^}/p' %t.mlir | kfuse-opt -o /dev/null
 
 // CHECK-LABEL: func.func @positions(
 // CHECK:         %cumsum = kf.constant dense<[0, 1, 3, 6, 10]> : tensor<5xi64>  // aten.cumsum.default of constants, folded at import
@@ -19,6 +19,19 @@
 // CHECK-NEXT:    %x: tensor<2x5x3xf32>              // arg1: x (input)
 // CHECK:         %gather = kf.constant dense<{{\[}}[1, 0, 1, 1, 0]]> : tensor<1x5xi64>  // aten.gather.default of constants, folded at import
 // CHECK-NEXT:    %embedding = kf.index_select %p_table_weight, %gather dim 0
+
+// A constant subgraph of ops kf has is computed at import too when its
+// values are small (at most 2^16 elements: a causal mask over 4 positions,
+// by hand the lower triangle): one constant where a lowered op reads it,
+// none for the aranges and the compare before it.
+// CHECK-LABEL: func.func @causal_mask(
+// CHECK-NOT:     kf.ge
+// CHECK:         %ge = kf.constant dense<{{\[}}[true, false, false, false], [true, true, false, false], [true, true, true, false], [true, true, true, true]]> : tensor<4x4xi1>  // aten.ge.Tensor of constants, folded at import
+// CHECK:         kf.where %ge, %x,
+// Over 300 positions the mask (90000 elements) is computed by the program;
+// its small inputs (the aranges) are constants.
+// CHECK-LABEL: func.func @large_mask(
+// CHECK:         %ge = kf.ge %unsqueeze, %unsqueeze_1 : tensor<300x1xi64>, tensor<1x300xi64>
 
 // A persistent buffer is a weight (an argument, so that new weights need no
 // new import): an op of it is not folded, and kf has no cumsum.

@@ -32,6 +32,15 @@ class TokenTypes(nn.Module):
         return x + self.table(torch.gather(self.types, 1, self.order))
 
 
+class CausalMask(nn.Module):
+    """A mask builder of ops kf has: small, so computed at import."""
+
+    def forward(self, x):
+        n = x.shape[-1]
+        keep = torch.arange(n)[:, None] >= torch.arange(n)[None, :]
+        return torch.where(keep, x, float("-inf"))
+
+
 class WeightCumsum(nn.Module):
     """A persistent buffer is a weight: never folded."""
 
@@ -59,6 +68,8 @@ def show(name, module, args, dynamic=None):
 show("positions", Positions(), (torch.zeros(2, 5, dtype=torch.int64),))
 torch.manual_seed(0)
 show("token_types", TokenTypes().eval(), (torch.zeros(2, 5, 3),))
+show("causal_mask", CausalMask(), (torch.zeros(4, 4),))
+show("large_mask", CausalMask(), (torch.zeros(300, 300),))
 show("weight_cumsum", WeightCumsum(), (torch.zeros(4),))
 show("size_cumsum", SizeCumsum(), (torch.zeros(4),), ({0: torch.export.Dim("n", min=2)},))
 show("input_cumsum", type("InputCumsum", (nn.Module,), {"forward": lambda s, x: x.cumsum(0)})(),

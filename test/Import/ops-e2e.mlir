@@ -19,8 +19,9 @@
 // CHECK: norms: ok, 8 results
 // CHECK: losses: ok, 5 results
 // CHECK: misc: ok, 10 results
+// CHECK: powers: ok, 7 results
 // CHECK: gathers: ok, 7 results
-// CHECK: convs: ok, 10 results
+// CHECK: convs: ok, 14 results
 // CHECK: dynamic: ok, 4 results
 // CHECK: dynamic at batch 3: ok, 4 results
 // CHECK: bf16_f16: ok, 4 results

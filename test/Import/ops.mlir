@@ -301,20 +301,29 @@
 // the window (count_include_pad=False: numpy's counts, a constant).
 // CHECK-LABEL: func.func @convs(
 // CHECK:         %convolution_pad = kf.cat %convolution_pad_edge, %x, %convolution_pad_edge dim 2 : tensor<2x3x1x16xf32>, tensor<2x3x15x16xf32>, tensor<2x3x1x16xf32>
-// CHECK:         %convolution_win = kf.slice %convolution_pad_1 starts [0, 0, 0, 0] ends [9223372036854775807, 9223372036854775807, 15, 9223372036854775807] steps [1, 1, 2, 1] : tensor<2x3x17x18xf32>
+// CHECK:         %convolution_win = kf.slice %convolution_pad_1 starts [0, 0, 0, 0] ends [9223372036854775807, 9223372036854775807, 15, 15] steps [1, 1, 2, 2] : tensor<2x3x17x18xf32>
 // CHECK:         %convolution_im2col = kf.cat {{.*}} dim 2 : tensor<2x3x1x64xf32>,
 // CHECK-NEXT:    %convolution_cols = kf.reshape %convolution_im2col [2, 27, 64] : tensor<2x3x9x64xf32>
 // CHECK-NEXT:    %convolution_colsT = kf.transpose %convolution_cols [0, 2, 1] : tensor<2x27x64xf32>
 // CHECK-NEXT:    %convolution_rows = kf.reshape %convolution_colsT [128, 27] : tensor<2x64x27xf32>
 // CHECK:         %convolution_mm = kf.matmul %convolution_rows, %convolution_wT : tensor<128x27xf32>, tensor<27x8xf32>
 // CHECK-NEXT:    %convolution_add = kf.add %convolution_mm, %p_c1_bias : tensor<128x8xf32>, tensor<8xf32>
-// CHECK:         %convolution_1_mm = kf.matmul %convolution_1_wmat, %convolution_1_im2col : tensor<8x1x9xf32>, tensor<2x8x9x64xf32>
+// The depthwise convolution: each kernel position's view times its weights
+// [C, 1, 1] (a slice of the weight as [C, KH, KW]), summed (no im2col, no
+// matmul).
+// CHECK:         %convolution_1_taps = kf.reshape %p_dw_weight [8, 3, 3] : tensor<8x1x3x3xf32>
+// CHECK:         %convolution_1_tap = kf.slice %convolution_1_taps starts [0, 0, 0] ends [9223372036854775807, 1, 1] steps [1, 1, 1] : tensor<8x3x3xf32>
+// CHECK-NEXT:    %convolution_1_term = kf.mul %convolution_1_win, %convolution_1_tap : tensor<2x8x8x8xf32>, tensor<8x1x1xf32>
+// CHECK:         %convolution_1_sum = kf.add %convolution_1_term, %convolution_1_term_1 : tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>
+// CHECK:         %convolution_1_add = kf.add %convolution_1_sum_7, %convolution_1_bias : tensor<2x8x8x8xf32>, tensor<8x1x1xf32>
 // CHECK:         %convolution_2_mm = kf.matmul %convolution_2_wmat, %convolution_2_cols : tensor<2x3x12xf32>, tensor<2x2x12x64xf32>
 // CHECK:         %max_pool2d_with_indices_pad_edge = kf.constant dense<0xFF800000> : tensor<2x8x1x8xf32>
 // CHECK:         %max_pool2d_with_indices = kf.maximum
 // CHECK:         %avg_pool2d_1_count = kf.constant dense<{{.*}}> : tensor<4x4xf32>
 // CHECK:         %avg_pool2d_1 = kf.div %avg_pool2d_1_sum_7, %avg_pool2d_1_count : tensor<2x8x4x4xf32>, tensor<4x4xf32>
-// CHECK:         return {{.*}} : tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>, tensor<2x6x8x8xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x1x1xf32>, tensor<2x8x2x4xf32>, tensor<2x5x5xf32>
+// A channel multiplier of 2 is an im2col GEMM batched over the groups.
+// CHECK:         kf.matmul %{{.*}}_wmat, %{{.*}} : tensor<8x2x9xf32>, tensor<2x8x9x64xf32>
+// CHECK:         return {{.*}} : tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>, tensor<2x6x8x8xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x1x1xf32>, tensor<2x8x2x4xf32>, tensor<2x5x5xf32>, tensor<2x8x4x4xf32>, tensor<2x16x8x8xf32>, tensor<2x4x9xf32>, tensor<2x8x1x1xf32>
 
 // A torch.export.Dim is a '?'; reshapes keep it as -1.
 // CHECK-LABEL: func.func @dynamic(

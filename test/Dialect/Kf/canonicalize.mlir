@@ -149,3 +149,63 @@ func.func @broadcast_constant() -> tensor<3x4xf32> {
   %0 = kf.broadcast_to %c [3, 4] : tensor<4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// pow by a constant exponent that PyTorch's pow kernels compute without pow
+// (2, 3, 0.5, -0.5, -1, -2): the same ops here, vector code on the CPU.
+// CHECK-LABEL: func.func @pow_by_constant
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[I:.*]]: tensor<8xi32>, %[[H:.*]]: tensor<8xf16>)
+// CHECK-NOT: kf.pow
+// CHECK: %[[SQ:.*]] = kf.mul %[[X]], %[[X]] : tensor<8xf32>, tensor<8xf32>
+// CHECK: %[[SQ1:.*]] = kf.mul %[[X]], %[[X]] : tensor<8xf32>, tensor<8xf32>
+// CHECK: %[[CUBE:.*]] = kf.mul %[[SQ1]], %[[X]] : tensor<8xf32>, tensor<8xf32>
+// CHECK: %[[ROOT:.*]] = kf.sqrt %[[X]] : tensor<8xf32>
+// CHECK: %[[RROOT:.*]] = kf.rsqrt %[[X]] : tensor<8xf32>
+// CHECK: %[[INV:.*]] = kf.reciprocal %[[X]] : tensor<8xf32>
+// CHECK: %[[SQ2:.*]] = kf.mul %[[X]], %[[X]] : tensor<8xf32>, tensor<8xf32>
+// CHECK: %[[INVSQ:.*]] = kf.reciprocal %[[SQ2]] : tensor<8xf32>
+// CHECK: %[[ISQ:.*]] = kf.mul %[[I]], %[[I]] : tensor<8xi32>, tensor<8xi32>
+// CHECK: %[[HSQ:.*]] = kf.mul %[[H]], %[[H]] : tensor<8xf16>, tensor<8xf16>
+// CHECK: %[[HCUBE:.*]] = kf.mul %[[HSQ]], %[[H]] : tensor<8xf16>, tensor<8xf16>
+// CHECK: return %[[SQ]], %[[CUBE]], %[[ROOT]], %[[RROOT]], %[[INV]], %[[INVSQ]], %[[ISQ]], %[[HCUBE]]
+func.func @pow_by_constant(%x: tensor<8xf32>, %i: tensor<8xi32>, %h: tensor<8xf16>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<8xf16>) {
+  %two = kf.constant dense<2.0> : tensor<f32>
+  %three = kf.constant dense<3.0> : tensor<f32>
+  %half = kf.constant dense<0.5> : tensor<f32>
+  %mhalf = kf.constant dense<-0.5> : tensor<f32>
+  %mone = kf.constant dense<-1.0> : tensor<f32>
+  %mtwo = kf.constant dense<-2.0> : tensor<8xf32>
+  %itwo = kf.constant dense<2> : tensor<i32>
+  %0 = kf.pow %x, %two : tensor<8xf32>, tensor<f32>
+  %1 = kf.pow %x, %three : tensor<8xf32>, tensor<f32>
+  %2 = kf.pow %x, %half : tensor<8xf32>, tensor<f32>
+  %3 = kf.pow %x, %mhalf : tensor<8xf32>, tensor<f32>
+  %4 = kf.pow %x, %mone : tensor<8xf32>, tensor<f32>
+  %5 = kf.pow %x, %mtwo : tensor<8xf32>, tensor<8xf32>
+  %6 = kf.pow %i, %itwo : tensor<8xi32>, tensor<i32>
+  // A 0-d f32 exponent does not promote an f16 tensor.
+  %7 = kf.pow %h, %three : tensor<8xf16>, tensor<f32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<8xf16>
+}
+
+// -----
+
+// Kept as pow: another exponent (1.5), an exponent that is not constant,
+// an integer tensor with a float exponent (the result is float: promotion),
+// an integer with a negative exponent (no reciprocal of integers), a
+// tensor exponent that broadcasts x (the result's shape is not x's).
+// CHECK-LABEL: func.func @pow_kept
+// CHECK-COUNT-5: kf.pow
+func.func @pow_kept(%x: tensor<8xf32>, %y: tensor<8xf32>, %i: tensor<8xi32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<2x8xf32>) {
+  %c = kf.constant dense<1.5> : tensor<f32>
+  %two = kf.constant dense<2.0> : tensor<f32>
+  %imone = kf.constant dense<-1> : tensor<i32>
+  %wide = kf.constant dense<2.0> : tensor<2x8xf32>
+  %0 = kf.pow %x, %c : tensor<8xf32>, tensor<f32>
+  %1 = kf.pow %x, %y : tensor<8xf32>, tensor<8xf32>
+  %2 = kf.pow %i, %two : tensor<8xi32>, tensor<f32>
+  %3 = kf.pow %i, %imone : tensor<8xi32>, tensor<i32>
+  %4 = kf.pow %x, %wide : tensor<8xf32>, tensor<2x8xf32>
+  return %0, %1, %2, %3, %4 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi32>, tensor<2x8xf32>
+}

@@ -203,13 +203,23 @@ class Convs(nn.Module):
         self.dw = nn.Conv2d(8, 8, 3, padding=2, dilation=2, groups=8)
         self.g2 = nn.Conv2d(8, 6, (1, 3), padding=(0, 1), groups=2, bias=False)
         self.c1d = nn.Conv1d(4, 5, 3, stride=2, padding=1)
+        # ConvNeXt's depthwise 7x7 (strided here, no bias; also over a 1x1
+        # input, as ConvNeXt's last stage at 32x32 images), a depthwise
+        # channel multiplier of 2 (an im2col GEMM: not one filter a
+        # channel), a depthwise 1-D convolution.
+        self.dw7 = nn.Conv2d(8, 8, 7, stride=2, padding=3, groups=8, bias=False)
+        self.dw_x2 = nn.Conv2d(8, 16, 3, padding=1, groups=8)
+        self.dw1d = nn.Conv1d(4, 4, 5, padding=2, groups=4)
 
     def forward(self, x, s):
         y = self.c1(x).relu()
         z = self.dw(y)
         return (y, z, self.g2(z), F.max_pool2d(y, 3, 2, 1), F.max_pool2d(y, 2, ceil_mode=True),
                 F.avg_pool2d(y, 3, 2, 1), F.avg_pool2d(y, 3, 2, 1, count_include_pad=False),
-                F.adaptive_avg_pool2d(y, 1), F.adaptive_avg_pool2d(y, (2, 4)), self.c1d(s))
+                F.adaptive_avg_pool2d(y, 1), F.adaptive_avg_pool2d(y, (2, 4)), self.c1d(s),
+                self.dw7(y), self.dw_x2(y), self.dw1d(s),
+                # 7x7 over a 1x1 input: 48 of 49 positions read padding only.
+                self.dw7(F.adaptive_avg_pool2d(y, 1)))
 
 
 _batch = torch.export.Dim("batch", min=2, max=1024)
@@ -248,6 +258,11 @@ OPS = {
                         torch.log_softmax(_rand(6, 5, seed=1), 1), _rand(5, low=0.5, high=1.5)),
                None),
     "misc": (lambda: Fn(misc), lambda: (_rand(3, 8), _rand(3, 8, seed=1, low=0.5)), None),
+    # pow by the exponents kf computes without pow (kf's canonicalization,
+    # as PyTorch's own kernels): 3, 0.5, -0.5, -1, -2, and 2 of an integer.
+    "powers": (lambda: Fn(lambda x, p, i: (x.pow(3), p.pow(0.5), p.pow(-0.5), x.pow(-1),
+                                           x.pow(-2), i.pow(2), torch.pow(x, 3.0) * 0.044715)),
+               lambda: (_rand(4, 9), _rand(4, 9, seed=1, low=0.25, high=4.0), _ints(4, 9)), None),
     "gathers": (Gathers,
                 lambda: (_ints(2, 6, low=0, high=11, dtype=torch.int64), _rand(3, 5),
                          torch.tensor([4, 0, 2, 2])), None),
