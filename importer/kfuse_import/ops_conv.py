@@ -3,10 +3,9 @@
 A 2-D convolution becomes an explicit GEMM: the input padded with zeros
 (kf.cat), one strided kf.slice per kernel position (a view each), those
 joined into the im2col matrix [N, C*KH*KW, OH*OW] (one kf.cat kernel that
-reads the padded input in place), and one 2-D kf.matmul of its rows
-[N*OH*OW, C*KH*KW] by the weight read transposed (a matmul batched over
-the groups where there are several), the bias its epilogue, the result
-transposed back to NCHW. That is
+reads the padded input in place), and the weight [F, C*KH*KW] times it, a
+matmul batched over the images (and the groups where there are several)
+whose result is NCHW as it is, the bias its epilogue. That is
 correct for every stride, padding, dilation and group count, but the
 im2col matrix is written to memory (KH*KW times the input, and
 once more transposed), and kf.cat reads each of its KH*KW inputs for every
@@ -145,19 +144,16 @@ def convolution(ctx, node):
              for v in _windows(ctx, padded, (kh, kw), stride, dilation, out, hint + "_win")]
     cols = _cat(ctx, views, 2, hint + "_im2col")
     if g == 1:
-        # One 2-D matmul [N*P, K] x [K, F] (the weight read transposed in
-        # place): the host's blocked matmul serves 2-D matmuls only, and a
-        # weight broadcast over a batch ran ~100x slower there.
+        # The weight [F, K] times each image's columns [K, P] (a matmul
+        # batched over N, the weight broadcast): the result is NCHW as it
+        # is, with no transposes around the matmul, and the bias [F, 1] is
+        # its epilogue.
         cols = ctx.em.reshape(cols, [n, k, p], hint=hint + "_cols")
-        rows = ctx.em.reshape(ctx.em.transpose(cols, [0, 2, 1], hint=hint + "_colsT"),
-                              [n * p, k], hint=hint + "_rows")
-        wT = ctx.em.transpose(ctx.em.reshape(w, [f, k], hint=hint + "_wmat"), [1, 0],
-                              hint=hint + "_wT")
-        y = ctx.em.matmul(rows, wT, hint=hint + "_mm")          # [N*P, F]
+        y = ctx.em.matmul(ctx.em.reshape(w, [f, k], hint=hint + "_wmat"), cols,
+                          hint=hint + "_mm")                    # [N, F, P]
         if bias is not None:
-            y = ctx.em.binary("add", y, bias, hint=hint + "_add")
-        y = ctx.em.transpose(ctx.em.reshape(y, [n, p, f], hint=hint + "_npf"), [0, 2, 1],
-                             hint=hint + "_nfp")
+            y = ctx.em.binary("add", y, ctx.em.reshape(bias, [f, 1], hint=hint + "_bias"),
+                              hint=hint + "_add")
     else:
         cols = ctx.em.reshape(cols, [n, g, k, p], hint=hint + "_cols")
         wg = ctx.em.reshape(w, [g, f // g, k], hint=hint + "_wmat")

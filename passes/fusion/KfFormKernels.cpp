@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "passes/fusion/ElementwiseRuns.h"
+#include "passes/fusion/Isolation.h"
 #include "passes/fusion/KernelRegions.h"
 #include "passes/fusion/KfFormKernels.h"
 
@@ -404,54 +405,6 @@ struct KfFormKernelsPass
         kernel = nullptr;
   }
 
-  /// Marks alone the ops of each fused kernel `query` refuses, with its
-  /// reason; whether any op was newly marked.
-  static bool isolateUnmappable(const KernelGraph &graph, const FusionPlan &plan,
-                                const FormedKernels &formed, Isolation &isolated,
-                                const KernelMappingQuery &query) {
-    bool changed = false;
-    unsigned round = 0;
-    for (unsigned r : isolated.round)
-      round = std::max(round, r);
-    for (auto [k, constKernel] : llvm::enumerate(formed.kernels)) {
-      kf::KernelOp kernel = constKernel;
-      if (!kernel)
-        continue; // dead: erased
-      SmallVector<linalg::LinalgOp> ops;
-      kernel.getBody().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
-      std::string why;
-      if (succeeded(query(kernel, ops, why)))
-        continue;
-      ++round; // one per refused kernel: its ops are let fuse again together
-      for (auto [n, g] : llvm::enumerate(plan.groupOf)) {
-        if (formed.kernelOfNode[n] != k || isolated.keepFused[n])
-          continue;
-        if (isolated.alone[n]) {
-          // Refused even alone: no kernel of its round is better apart.
-          unsigned r = isolated.round[n];
-          for (unsigned m = 0; m < isolated.alone.size(); ++m)
-            if (isolated.alone[m] && isolated.round[m] == r) {
-              isolated.alone[m] = false;
-              isolated.keepFused[m] = true;
-            }
-          changed = true;
-          continue;
-        }
-        // A node alone already is what eager runs: nothing to undo.
-        bool copiesIn = llvm::any_of(plan.recomputed, [&](unsigned e) {
-          return plan.groupOf[graph.edges[e].consumer] == g;
-        });
-        if (plan.groups[g].size() == 1 && !copiesIn &&
-            graph.nodes[n].kind == plan.groupKinds[g])
-          continue;
-        isolated.alone[n] = true;
-        isolated.round[n] = round;
-        isolated.why[n] = kernel.getSymName().str() + ": " + why;
-        changed = true;
-      }
-    }
-    return changed;
-  }
 };
 
 } // namespace

@@ -294,9 +294,9 @@
 // CHECK:         return {{.*}} : tensor<2x6x8xf32>, tensor<2x6x8xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<3x2x2xf32>, tensor<2x6x8xf32>
 
 // A convolution is an explicit GEMM: zero padding (kf.cat), one strided
-// slice per kernel position (views), the im2col matrix (one kf.cat), one
-// 2-D matmul of its rows by the weight read transposed (batched over
-// groups: depthwise is [8, 1, 9]), the bias its epilogue. Pooling takes the same windows: max pooling pads with
+// slice per kernel position (views), the im2col matrix (one kf.cat), the
+// weight [F, K] times it, batched over the images (and the groups), its
+// result NCHW as it is, the bias [F, 1] its epilogue. Pooling takes the same windows: max pooling pads with
 // -inf and takes their kf.maximum; average pooling divides their sum by
 // the window (count_include_pad=False: numpy's counts, a constant).
 // CHECK-LABEL: func.func @convs(
@@ -304,10 +304,11 @@
 // CHECK:         %convolution_win = kf.slice %convolution_pad_1 starts [0, 0, 0, 0] ends [9223372036854775807, 9223372036854775807, 15, 15] steps [1, 1, 2, 2] : tensor<2x3x17x18xf32>
 // CHECK:         %convolution_im2col = kf.cat {{.*}} dim 2 : tensor<2x3x1x64xf32>,
 // CHECK-NEXT:    %convolution_cols = kf.reshape %convolution_im2col [2, 27, 64] : tensor<2x3x9x64xf32>
-// CHECK-NEXT:    %convolution_colsT = kf.transpose %convolution_cols [0, 2, 1] : tensor<2x27x64xf32>
-// CHECK-NEXT:    %convolution_rows = kf.reshape %convolution_colsT [128, 27] : tensor<2x64x27xf32>
-// CHECK:         %convolution_mm = kf.matmul %convolution_rows, %convolution_wT : tensor<128x27xf32>, tensor<27x8xf32>
-// CHECK-NEXT:    %convolution_add = kf.add %convolution_mm, %p_c1_bias : tensor<128x8xf32>, tensor<8xf32>
+// CHECK-NEXT:    %convolution_wmat = kf.reshape %p_c1_weight [8, 27] : tensor<8x3x3x3xf32>
+// CHECK-NEXT:    %convolution_mm = kf.matmul %convolution_wmat, %convolution_cols : tensor<8x27xf32>, tensor<2x27x64xf32>
+// CHECK-NEXT:    %convolution_bias = kf.reshape %p_c1_bias [8, 1] : tensor<8xf32>
+// CHECK-NEXT:    %convolution_add = kf.add %convolution_mm, %convolution_bias : tensor<2x8x64xf32>, tensor<8x1xf32>
+// CHECK-NEXT:    %convolution = kf.reshape %convolution_add [2, 8, 8, 8] : tensor<2x8x64xf32>
 // The depthwise convolution: each kernel position's view times its weights
 // [C, 1, 1] (a slice of the weight as [C, KH, KW]), summed (no im2col, no
 // matmul).

@@ -36,3 +36,23 @@ func.func @batched_matmul_scale(%a: tensor<2x4x8xf32>, %b: tensor<8x3xf32>) -> t
   %1 = kf.mul %0, %s : tensor<2x4x3xf32>, tensor<f32>
   return %1 : tensor<2x4x3xf32>
 }
+
+// -----
+
+// One op of a refused elementwise kernel iterates differently from the
+// others (a depthwise convolution's weight slice [8, 1] read by ops over
+// [2, 8, 1, 1]): only that op is kept apart, the others stay one kernel
+// (before, every op became a kernel: 4 here, 97 in a ConvNeXt block).
+// CHECK-LABEL: func.func @odd_one_out
+// CHECK-SAME: reason = unmappable, detail = "no GPU mapping serves the fused kernel (pointwise_slice_mul_add_relu_0: its ops iterate over different shapes)"
+// CHECK: kf.kernel "pointwise_slice_{{[0-9]+}}" kind pointwise mapping flat
+// CHECK: kf.kernel "pointwise_mul_add_relu_{{[0-9]+}}" kind pointwise mapping flat
+// CHECK-NOT: kf.kernel
+func.func @odd_one_out(%w: tensor<8x49xf32>, %x: tensor<2x8x1x1xf32>, %y: tensor<2x8x1x1xf32>) -> tensor<2x8x1x1xf32> {
+  %tap = kf.slice %w starts [0, 24] ends [9223372036854775807, 25] steps [1, 1] : tensor<8x49xf32>
+  %tc = kf.reshape %tap [8, 1, 1] : tensor<8x1xf32>
+  %m = kf.mul %x, %tc : tensor<2x8x1x1xf32>, tensor<8x1x1xf32>
+  %a = kf.add %m, %y : tensor<2x8x1x1xf32>, tensor<2x8x1x1xf32>
+  %r = kf.relu %a : tensor<2x8x1x1xf32>
+  return %r : tensor<2x8x1x1xf32>
+}
