@@ -26,13 +26,14 @@ import kfuse_import.backend  # noqa: E402,F401 (registers "kfuse")
 from kfuse_import import zoo, zoo_real  # noqa: E402
 
 
-def real_models():
+def real_models(names=()):
     g = torch.Generator().manual_seed(1)
     tokens = (torch.randint(0, 100, (8, 64), generator=g),)
     inputs = {"_tokens": tokens, "_image": (torch.randn(16, 3, 32, 32, generator=g),),
               "_hidden": (torch.randn(8, 64, 64, generator=g),)}
     for name, (factory, example, _) in zoo_real.MODELS.items():
-        yield name, factory(), inputs[example.__name__]
+        if not names or name in names:
+            yield name, factory(), inputs[example.__name__]
 
 
 def models():
@@ -61,13 +62,14 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--catalogue", choices=("layers", "real"), default="layers")
+    p.add_argument("names", nargs="*", help="real models to time (default: all)")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     print(f"torch {torch.__version__}, {a.threads} threads, median of {a.repeat}")
     print(f"{'model':48} {'eager ms':>9} {'inductor':>9} {'kfuse':>9} {'kfuse/inductor':>15}")
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name, model, args in (models() if a.catalogue == "layers" else real_models()):
+        for name, model, args in (models() if a.catalogue == "layers" else real_models(a.names)):
             eager = median_ms(model, args, a.repeat)
             torch._dynamo.reset()
             inductor = median_ms(torch.compile(model), args, a.repeat)
