@@ -15,16 +15,10 @@ Each model is checked against itself in float64 (TOLERANCES).
 """
 import torch
 
+from .zoo import _seeded
+
 _TOKENS = dict(batch=2, length=16, vocab=100)
 _LM = dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128)
-
-
-def _seeded(make):
-    def factory():
-        torch.manual_seed(0)
-        return make().eval()
-    factory.__name__ = make.__name__
-    return factory
 
 
 def _tokens():
