@@ -256,7 +256,7 @@ def _refuse_missing_ops(graph, folder):
         if node.op != "call_function" or not isinstance(target, torch._ops.OpOverload):
             continue
         name = target._schema.name.split("::")[-1]
-        op_name = f"aten.{name}.{target._overloadname}"
+        op_name = _op_name(node)
         if name in SKIPPED or name in HANDLERS or op_name in seen or folder.foldable(node):
             continue
         seen.add(op_name)
@@ -297,7 +297,7 @@ def _lower(ctx, node):
             raise _located(UnsupportedOp(f"{target} is not an aten op"), node, str(target))
         return  # arithmetic on sizes (operator.mul of SymInts ...)
     name = target._schema.name.split("::")[-1]
-    op_name = f"aten.{name}.{target._overloadname}"
+    op_name = _op_name(node)
     if name in SKIPPED:
         return
     handler = HANDLERS.get(name)
