@@ -134,6 +134,8 @@ defvar KfFusionOptions = [
          "rule: elementwise after a matmul">,
   Option<"reshape", "reshape", "bool", "true",
          "rule: elementwise across a reshape">,
+  Option<"reshapePropagation", "reshape-propagation", "bool", "true",
+         "rule: ops iterate over collapsed dims so reshapes leave kernels">,
   Option<"recompute", "recompute", "bool", "true",
          "rule: recompute a cheap producer in its consumer">,
   Option<"sibling", "sibling", "bool", "true",
@@ -164,6 +166,50 @@ defvar KfVariantOptions = [
            "default, as in PyTorch">,
 ];
 
+def KfPropagateReshapes : Pass<"kf-propagate-reshapes", "mlir::func::FuncOp"> {
+  let summary = "Move reshapes past elementwise ops and reductions, out of kernels' way";
+  let description = [{
+    An elementwise op or a reduction that reads a value through
+    `tensor.expand_shape`, or whose result `tensor.collapse_shape` reads,
+    iterates over the collapsed dims instead (upstream's
+    `linalg::collapseOpIterationDims`, exactly the dims the reshape
+    groups, when they are contiguous in every indexing map, all parallel
+    or all reduced, and sized alike by every operand); the reshape moves to
+    the other side of the op, and reshapes that meet undo each other. An op
+    is collapsed together with its component (the producers of its inputs,
+    the other readers of its inputs, the readers of its results,
+    transitively) or not at all, so that the reshape leaves every kernel's
+    way instead of moving between two ops: the component ends at what
+    reads a reshape as a view (arguments, results, matmul operands). The
+    other way, an elementwise op of arguments read only through an expand
+    by a reduction over part of a group of dims iterates over the expanded
+    dims (upstream's expansion patterns, our control function).
+    kf-form-kernels runs this first (its `reshape-propagation` switch), and
+    keeps the result only where it forms no more kernels: a 3-D Linear is a
+    2-D matmul between two reshapes, and its bias, activation and residual
+    then run over the matmul's own space, as its epilogue. Ops that index
+    (a gather, `linalg.index`), slices (an offset in their map) and matmuls
+    are left as they are. Each op rewritten is reported as a remark.
+
+    Before:
+    ```mlir
+    %y = linalg.matmul ins(%x, %w : tensor<32x96xf32>, tensor<96x384xf32>) ...
+    %e = tensor.expand_shape %y [[0, 1], [2]] output_shape [2, 16, 384]
+        : tensor<32x384xf32> into tensor<2x16x384xf32>
+    %g = linalg.generic {iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%e : tensor<2x16x384xf32>) ... {kf.op = "gelu"}
+    ```
+    After:
+    ```mlir
+    %y = linalg.matmul ins(%x, %w : tensor<32x96xf32>, tensor<96x384xf32>) ...
+    %g = linalg.generic {iterator_types = ["parallel", "parallel"]}
+        ins(%y : tensor<32x384xf32>) ... {kf.op = "gelu"}
+    %e = tensor.expand_shape %g [[0, 1], [2]] output_shape [2, 16, 384]
+        : tensor<32x384xf32> into tensor<2x16x384xf32>
+    ```
+  }];
+}
+
 def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
   let summary = "Group linalg ops into kernels: one kf.kernel region per launch";
   let description = [{
@@ -183,6 +229,13 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       kernel each;
     * `matmul-epilogue`: bias and activation after a matmul;
     * `reshape`: elementwise ops across a reshape of the same elements;
+    * `reshape-propagation`: before anything else, elementwise ops and
+      reductions that read through an expanding reshape or are read
+      through a collapsing one iterate over the collapsed dims, so that the
+      reshape leaves the producer's way (kf-propagate-reshapes): a 3-D
+      Linear's bias, activation and residual run as its matmul's epilogue.
+      Kept only where the function then forms no more kernels than as
+      written (both are formed on copies; a remark says when it is not);
     * `recompute`: a single elementwise producer is recomputed in a
       consumer's kernel when reading its inputs moves fewer bytes than
       reading its result;
@@ -244,6 +297,8 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numOps", "ops", "ops that eager runs as one kernel each">,
     Statistic<"numKernels", "kernels", "kernels formed">,
+    Statistic<"numReshapesMoved", "reshapes-moved",
+              "ops collapsed so that a reshape moved past them">,
     Statistic<"numFused", "fused", "producer/consumer pairs in one kernel">,
     Statistic<"numRecomputed", "recomputed",
               "producers recomputed in their consumer's kernel">,

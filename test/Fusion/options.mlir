@@ -7,7 +7,7 @@
 // RUN: kfuse-opt %s --kf-kernel-report=reduction-epilogue=false -o /dev/null | FileCheck %s --check-prefix=NOEPILOGUE
 // RUN: kfuse-opt %s --kf-kernel-report=row-persistent=false -o /dev/null | FileCheck %s --check-prefix=NOROW
 // RUN: kfuse-opt %s --kf-kernel-report=matmul-epilogue=false -o /dev/null | FileCheck %s --check-prefix=NOMATMUL
-// RUN: kfuse-opt %s --kf-kernel-report=reshape=false -o /dev/null | FileCheck %s --check-prefix=NORESHAPE
+// RUN: kfuse-opt %s "--kf-kernel-report=reshape=false reshape-propagation=false" -o /dev/null | FileCheck %s --check-prefix=NORESHAPE
 // RUN: kfuse-opt %s --kf-kernel-report=recompute=false -o /dev/null | FileCheck %s --check-prefix=NORECOMPUTE
 
 // fusion=off gives eager's boundaries in the fused column: 4 kernels.
@@ -76,7 +76,9 @@ func.func @matmul_relu(%a: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf
   return %1 : tensor<4x4xf32>
 }
 
-// Elementwise ops across a reshape, with the reshape rule off.
+// Elementwise ops across a reshape, with the reshape rule off (and
+// reshape-propagation, which would run the add over [32] and leave no
+// reshape between the two: test/Fusion/reshapes.mlir).
 // NORESHAPE-LABEL: function @across_reshape
 // NORESHAPE: kernels 2 2
 // NORESHAPE: (add -> relu): rule-disabled: reshape=false

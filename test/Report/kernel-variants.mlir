@@ -8,8 +8,11 @@
 // kernel's rows stay on chip where the on-chip form follows how its ops
 // read each other, and go through memory where it does not: a row value
 // read back through a view whose stride is dynamic (the column sums of a
-// dynamic log_softmax over dim 0, kept as 1 x ?).
+// dynamic log_softmax over dim 0, kept as 1 x ?, with reshape-propagation
+// off; with it on, the default, the sums are read as they are and stay on
+// chip).
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_75" -o /dev/null | FileCheck %s --check-prefix=SM75
+// RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_75 reshape-propagation=false" -o /dev/null | FileCheck %s --check-prefix=VIEW
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80" -o /dev/null | FileCheck %s --check-prefix=SM80
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80 tf32=true" -o /dev/null | FileCheck %s --check-prefix=TF32
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_90 matmul=reference" -o /dev/null | FileCheck %s --check-prefix=REF
@@ -28,7 +31,10 @@
 // SM75: runs as row_chain, variant on_chip on sm_75
 // SM75-LABEL: function @log_softmax_cols_dynamic
 // SM75: (reduction): ops max, sub, exp, sum, log, sub
-// SM75: runs as row, variant through_memory on sm_75
+// SM75: runs as row, variant on_chip on sm_75
+// VIEW-LABEL: function @log_softmax_cols_dynamic
+// VIEW: (reduction): ops max, sub, exp, sum, log, sub
+// VIEW: runs as row, variant through_memory on sm_75
 // SM75-LABEL: function @log_softmax_cols_static
 // SM75: (reduction): ops max, sub, exp, sum, log, sub
 // SM75: runs as row, variant on_chip on sm_75
@@ -48,9 +54,10 @@
 // REF-LABEL: function @f16_matmul
 // REF: runs as matmul, variant reference on sm_90
 
-// The JSON report carries the same, valid against its schema.
+// The JSON report carries the same, valid against its schema (with
+// reshape-propagation off, so that both row variants appear).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: kfuse-opt %s "--kf-kernel-report=format=json chip=sm_80 report-file=%t/report.json" -o /dev/null
+// RUN: kfuse-opt %s "--kf-kernel-report=format=json chip=sm_80 reshape-propagation=false report-file=%t/report.json" -o /dev/null
 // RUN: %python %kfuse_src/test/harness/validate_json.py %kfuse_src/docs/reference/schemas/kernel-report.schema.json %t/report.json
 // RUN: FileCheck %s --check-prefix=JSON < %t/report.json
 // JSON: "mapping": "matmul"

@@ -6,6 +6,7 @@
 // shows what the rules alone form.
 // RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings=serial-fallback=true | FileCheck %s
 // RUN: not kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=check-mappings=false --kf-assign-kernel-mappings -o /dev/null 2>&1 | FileCheck %s --check-prefix=RAW
+// RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=reshape-propagation=false --kf-assign-kernel-mappings=serial-fallback=true | FileCheck %s --check-prefix=ODD
 // RUN: %fusion-diff %s
 
 // y = a * 2 is written out and read broadcast by the add: the rules fuse
@@ -43,10 +44,17 @@ func.func @batched_matmul_scale(%a: tensor<2x4x8xf32>, %b: tensor<8x3xf32>) -> t
 // others (a depthwise convolution's weight slice [8, 1] read by ops over
 // [2, 8, 1, 1]): only that op is kept apart, the others stay one kernel
 // (before, every op became a kernel: 4 here, 97 in a ConvNeXt block).
+// That is without reshape-propagation (ODD); with it, the ops run over
+// [2, 8, 1] (the reshape's unit dims collapsed) and all iterate alike: one
+// kernel.
+// ODD-LABEL: func.func @odd_one_out
+// ODD-SAME: reason = unmappable, detail = "no GPU mapping serves the fused kernel (pointwise_slice_mul_add_relu_0: its ops iterate over different shapes)"
+// ODD: kf.kernel "pointwise_slice_{{[0-9]+}}" kind pointwise mapping flat
+// ODD: kf.kernel "pointwise_mul_add_relu_{{[0-9]+}}" kind pointwise mapping flat
+// ODD-NOT: kf.kernel
 // CHECK-LABEL: func.func @odd_one_out
-// CHECK-SAME: reason = unmappable, detail = "no GPU mapping serves the fused kernel (pointwise_slice_mul_add_relu_0: its ops iterate over different shapes)"
-// CHECK: kf.kernel "pointwise_slice_{{[0-9]+}}" kind pointwise mapping flat
-// CHECK: kf.kernel "pointwise_mul_add_relu_{{[0-9]+}}" kind pointwise mapping flat
+// CHECK-SAME: kf.boundaries = []
+// CHECK: kf.kernel "pointwise_slice_mul_add_relu_{{[0-9]+}}" kind pointwise mapping flat
 // CHECK-NOT: kf.kernel
 func.func @odd_one_out(%w: tensor<8x49xf32>, %x: tensor<2x8x1x1xf32>, %y: tensor<2x8x1x1xf32>) -> tensor<2x8x1x1xf32> {
   %tap = kf.slice %w starts [0, 24] ends [9223372036854775807, 25] steps [1, 1] : tensor<8x49xf32>
