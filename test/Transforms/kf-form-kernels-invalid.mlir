@@ -4,6 +4,7 @@
 // RUN: not kfuse-opt %s --kf-kernel-report=fusion=eager 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not kfuse-opt %s --kf-kernel-report=format=yaml 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not kfuse-opt %s --kf-kernel-report=dims=n=4 2>&1 | FileCheck %s --check-prefix=DIMS
+// RUN: not kfuse-opt %s --kf-form-kernels=reshape-propagation=maybe 2>&1 | FileCheck %s --check-prefix=SWITCH
 // RUN: kfuse-opt %s -split-input-file -verify-diagnostics --kf-to-linalg --kf-form-kernels
 
 // An option value that is not allowed is refused before the IR is touched:
@@ -15,6 +16,8 @@
 // REPORT: for the --fusion option: Cannot find option named 'eager'!
 // FORMAT: for the --format option: Cannot find option named 'yaml'!
 // DIMS: error: kf-kernel-report: dims entry 'n=4' is not of the form d<N>=<size>
+// A rule switch is a boolean (here the newest, reshape-propagation).
+// SWITCH: for the --reshape-propagation option: 'maybe' is invalid value for boolean argument!
 
 // Kernel formation orders ops within one block; a function with branches
 // is refused with its location.
