@@ -144,6 +144,8 @@ defvar KfFusionOptions = [
          "rule: a row reduction and a full reduction of its rows, one kernel">,
   Option<"smallReduction", "small-reduction", "bool", "true",
          "rule: a static reduction of at most 8 elements unrolled in a thread">,
+  Option<"attention", "attention", "bool", "true",
+         "rule: softmax(q @ k^T ...) @ v as one kernel, the scores never written">,
 ];
 
 // What a kernel's variant is chosen from, besides its ops: the options of
@@ -248,6 +250,11 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       result is not read back over them and whose elementwise producers it
       computes itself runs a thread per result (the flat mapping), its
       producers and readers fused as elementwise ops.
+    * `attention`: before any edge is judged, `softmax(q @ k^T ...) @ v`
+      (two matmuls, elementwise ops over the scores, a softmax over the
+      keys; the copies of the views q, k and v are, and a permuting copy
+      of the result, taken along) is one kernel of kind `attention`, which
+      then takes nothing else; its mapping never writes the scores.
 
     Equal ops are computed once (upstream CSE runs first, when fusion is
     on). A kernel holds at most one matmul or one family of reductions
@@ -544,6 +551,9 @@ def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp">
       launch (a block per row; the last block to finish reduces the rows'
       results, which every block wrote to global memory);
     - `matmul`: a fill, a 2-D linalg.matmul and an elementwise epilogue;
+    - `attention`: softmax(q @ k^T ...) @ v (analysis/Attention.h), f32,
+      static head dims adding up to at most 160: a block per 64 query rows, an online
+      softmax over tiles of keys (gpu/attention/);
     - `serial` (with `serial-fallback`, the host runtime only): any other
       kernel, run as one launch of one thread.
 
@@ -642,7 +652,7 @@ def KfHoistKernelBuffers : Pass<"kf-hoist-kernel-buffers"> {
 def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
   let summary = "Replace each bufferized kf.kernel by its CUDA launch, by its mapping";
   let description = [{
-    Each mapping (flat, row, grid_reduction, row_chain, matmul, serial;
+    Each mapping (flat, row, grid_reduction, row_chain, matmul, attention, serial;
     decided by kf-assign-kernel-mappings) replaces a bufferized kernel (no
     results, its buffers allocated before it: kf-hoist-kernel-buffers) by
     its launch; the launch names its outlined function after the kernel
@@ -711,6 +721,8 @@ register. A flat kernel that reads an operand with its last two loops
     Statistic<"numMatmul", "matmul-kernels", "Kernels launched as matmul tiles">,
     Statistic<"numSerial", "serial-kernels",
               "Kernels launched as one serial thread (host runtime)">,
+    Statistic<"numAttention", "attention-kernels",
+              "Attention kernels launched a block per tile of query rows">,
   ];
   let options = [
     Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
@@ -770,6 +782,8 @@ def KfMapKernelsToHost : Pass<"kf-map-kernels-to-host", "mlir::ModuleOp"> {
               "Row kernels with a final reduction by the last block">,
     Statistic<"numMatmul", "matmul-kernels", "Kernels launched as matmul tiles">,
     Statistic<"numSerial", "serial-kernels", "Kernels launched as one serial thread">,
+    Statistic<"numAttention", "attention-kernels",
+              "Attention kernels launched a tile of query rows a block">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

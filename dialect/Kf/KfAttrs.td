@@ -18,6 +18,8 @@ def Kf_KernelKind : I32EnumAttr<"KernelKind", "what a kernel computes", [
   I32EnumAttrCase<"Reduction", 1, "reduction">,
   I32EnumAttrCase<"Matmul", 2, "matmul">,
   I32EnumAttrCase<"Transpose", 3, "transpose">,
+  // softmax(q @ k^T, scaled, masked) @ v: the scores never leave the chip.
+  I32EnumAttrCase<"Attention", 4, "attention">,
 ]> {
   let cppNamespace = "::kfuse::kf";
 }
@@ -42,6 +44,10 @@ def Kf_KernelMapping : I32EnumAttr<"KernelMapping", "how a kernel is launched", 
   // (an atomic ticket) runs a final reduction over all the rows' results
   // and the ops over its (one) value: `x.sum(1).sum(0)`.
   I32EnumAttrCase<"RowChain", 5, "row_chain">,
+  // A block per tile of query rows of one batch: the scores of a tile of
+  // keys at a time, an online softmax over them, the tile's values
+  // accumulated; the score matrix is never written (FlashAttention).
+  I32EnumAttrCase<"Attention", 6, "attention">,
 ]> {
   let cppNamespace = "::kfuse::kf";
 }

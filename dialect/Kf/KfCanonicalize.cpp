@@ -1,6 +1,7 @@
 //===- KfCanonicalize.cpp - dialect-wide canonicalizations ----------------===//
 #include "dialect/Kf/KfOps.h"
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/PatternMatch.h"
@@ -97,13 +98,78 @@ struct PowByConstantExponent : OpRewritePattern<PowOp> {
     return success();
   }
 };
+
+/// reshape(slice(x)) -> slice(reshape(x)) when the reshape only splits the
+/// slice's dims and every sliced dim keeps whole blocks of its split: the
+/// head split of a fused q/k/v projection, `qkv[..., 768:1536].view(B, T,
+/// 12, 64)`, is `qkv.view(B, T, 36, 64)[:, :, 12:24]`. A reshape of a slice
+/// reads the slice from memory (kf-to-linalg makes the slice a copy); a
+/// slice of a reshape is a view its readers read in place (the head
+/// split's transpose, an attention kernel's q, k and v).
+struct SliceBeforeReshape : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp reshape,
+                                PatternRewriter &rewriter) const override {
+    auto slice = reshape.getInput().getDefiningOp<SliceOp>();
+    if (!slice)
+      return failure();
+    auto in = cast<RankedTensorType>(slice.getInput().getType());
+    auto mid = cast<RankedTensorType>(slice.getType());
+    auto out = cast<RankedTensorType>(reshape.getType());
+    if (!in.hasStaticShape() || !mid.hasStaticShape() || !out.hasStaticShape() ||
+        out.getRank() <= mid.getRank() ||
+        llvm::any_of(slice.getSteps(), [](int64_t s) { return s != 1; }))
+      return failure();
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        getReassociationIndicesForReshape(mid, out);
+    if (!groups || groups->size() != (size_t)mid.getRank())
+      return failure();
+    SmallVector<int64_t> starts = slice.getNormalizedStarts();
+    SmallVector<int64_t> shape, newStarts, newEnds;
+    bool sliced = false;
+    for (auto [i, group] : llvm::enumerate(*groups)) {
+      int64_t inner = 1;
+      for (int64_t d : ArrayRef(group).drop_front())
+        inner *= out.getDimSize(d);
+      int64_t size = in.getDimSize(i), start = starts[i], kept = mid.getDimSize(i);
+      if (inner == 0 || start % inner || size % inner || kept % inner)
+        return failure();
+      sliced |= start != 0 || kept != size;
+      shape.push_back(size / inner);
+      newStarts.push_back(start / inner);
+      newEnds.push_back((start + kept) / inner);
+      for (int64_t d : ArrayRef(group).drop_front()) {
+        shape.push_back(out.getDimSize(d));
+        newStarts.push_back(0);
+        newEnds.push_back(out.getDimSize(d));
+      }
+    }
+    if (!sliced)
+      return failure();
+    Location loc = reshape.getLoc();
+    Value whole = ReshapeOp::create(rewriter, loc, slice.getInput(),
+                                    rewriter.getDenseI64ArrayAttr(shape));
+    SmallVector<int64_t> steps(shape.size(), 1);
+    rewriter.replaceOpWithNewOp<SliceOp>(reshape, whole, rewriter.getDenseI64ArrayAttr(newStarts),
+                                         rewriter.getDenseI64ArrayAttr(newEnds),
+                                         rewriter.getDenseI64ArrayAttr(steps));
+    return success();
+  }
+};
+
 } // namespace
 
 void kfuse::kf::populateAbsorbBroadcastPatterns(RewritePatternSet &patterns) {
   patterns.add<AbsorbBroadcastIntoElementwise>(patterns.getContext());
 }
 
+void kfuse::kf::populateViewPlacementPatterns(RewritePatternSet &patterns) {
+  patterns.add<SliceBeforeReshape>(patterns.getContext());
+}
+
 void KfDialect::getCanonicalizationPatterns(RewritePatternSet &patterns) const {
   populateAbsorbBroadcastPatterns(patterns);
+  populateViewPlacementPatterns(patterns);
   patterns.add<PowByConstantExponent>(patterns.getContext());
 }

@@ -24,6 +24,10 @@ class KfElementwise
 /// it (the op's implicit broadcasting does the same). Used by the
 /// canonicalizer and by kf-to-linalg, so a broadcast never costs a kernel.
 void populateAbsorbBroadcastPatterns(mlir::RewritePatternSet &patterns);
+/// Rewrites that put a view where its readers can read it in place: a slice
+/// after the reshape that splits its dims (reshape(slice(x)) ->
+/// slice(reshape(x))). Used by the canonicalizer and by kf-to-linalg.
+void populateViewPlacementPatterns(mlir::RewritePatternSet &patterns);
 } // namespace kfuse::kf
 
 #define GET_OP_CLASSES

@@ -143,6 +143,8 @@ const Domain &Planner::domainOf(unsigned n) const {
 FusionPlan Planner::run() {
   FusionPlan plan;
   plan.decisions.resize(g.edges.size());
+  decided.assign(g.edges.size(), false);
+  formAttention(plan);
   // Edges are grouped by consumer. All of a consumer's edges are judged
   // before any is merged, so that a refused edge (say, from a reduction the
   // consumer reads whole) keeps the two apart even when another edge would
@@ -153,13 +155,15 @@ FusionPlan Planner::run() {
            g.edges[end].consumer == g.edges[begin].consumer)
       ++end;
     for (size_t i = begin; i < end; ++i) {
+      if (decided[i])
+        continue;
       plan.decisions[i] = localRule(g.edges[i]);
       if (plan.decisions[i].reason != Reason::Fused)
         separate.push_back(
             {g.edges[i].producer, g.edges[i].consumer, plan.decisions[i]});
     }
     for (size_t i = begin; i < end; ++i)
-      if (plan.decisions[i].reason == Reason::Fused)
+      if (!decided[i] && plan.decisions[i].reason == Reason::Fused)
         plan.decisions[i] = merge(g.edges[i], plan.decisions[i]);
     LLVM_DEBUG({
       for (size_t i = begin; i < end; ++i)
@@ -184,7 +188,9 @@ FusionPlan Planner::run() {
       // the copy of a transposed view is a transpose kernel.
       const Group &group = groups[gid];
       KernelKind kind = KernelKind::Pointwise;
-      if (group.matmul)
+      if (group.attention)
+        kind = KernelKind::Attention;
+      else if (group.matmul)
         kind = KernelKind::Matmul;
       else if (group.reduction || group.hasSmallReduction)
         kind = KernelKind::Reduction;
@@ -309,6 +315,8 @@ EdgeDecision Planner::localRule(const Edge &e) {
     return refuse(Reason::ProducerReduction);
   case KernelKind::Transpose:
     break; // fuses as Pointwise (kindOf)
+  case KernelKind::Attention:
+    break; // a kernel's kind, no node's (formAttention)
   }
   llvm_unreachable("a view fuses as an elementwise op");
 }
@@ -351,6 +359,10 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   const Group &x = groups[a], &y = groups[b];
   if (opt.maxOps && x.nodes.size() + y.nodes.size() > opt.maxOps)
     return refuse(Reason::OpLimit);
+  // An attention kernel computes the attention alone (its mapping runs
+  // nothing else).
+  if (x.attention || y.attention)
+    return refuse(Reason::MatmulBoundary);
   if (x.matmul && y.matmul)
     return refuse(Reason::MatmulBoundary);
   bool anyReduction = x.reduction || y.reduction;

@@ -31,6 +31,10 @@ struct Isolation {
   /// fused).
   std::vector<unsigned> round;
   std::vector<bool> keepFused;
+  /// node -> in an attention kernel the mappings refused: the attention
+  /// rule leaves it to the other rules (isolating a whole attention's ops
+  /// would make each a kernel).
+  std::vector<bool> noAttention;
 };
 
 struct FusionPlan {

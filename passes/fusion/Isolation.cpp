@@ -74,6 +74,13 @@ bool isolateUnmappable(const KernelGraph &graph, const FusionPlan &plan,
     std::string why;
     if (succeeded(query(kernel, ops, why)))
       continue;
+    if (kernel.getKind() == KernelKind::Attention) {
+      // Planned again without the attention rule for these ops.
+      for (auto [n, kernelOf] : llvm::enumerate(formed.kernelOfNode))
+        if (kernelOf == k && !isolated.noAttention[n])
+          isolated.noAttention[n] = changed = true;
+      continue;
+    }
     ++round; // one per refused kernel: its ops are let fuse again together
     SmallVector<unsigned> outliers = domainOutliers(graph, formed, k, isolated);
     for (auto [n, g] : llvm::enumerate(plan.groupOf)) {

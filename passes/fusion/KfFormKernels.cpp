@@ -111,11 +111,17 @@ void unshareInits(func::FuncOp func) {
 /// into its consumer: both in the same kernel, and the producer read by
 /// nothing else (a producer that is also a kernel output stays, instead of
 /// being computed twice).
+/// An attention kernel's ops stay as formed: its mapping reads the
+/// pattern (analysis/Attention.h) op by op.
+bool inAttentionKernel(kf::KernelOp kernel) {
+  return kernel && kernel.getKind() == kf::KernelKind::Attention;
+}
+
 bool sameKernel(OpOperand *operand) {
   Operation *producer = operand->get().getDefiningOp();
   Operation *consumer = operand->getOwner();
   auto kernel = consumer->getParentOfType<kf::KernelOp>();
-  return producer && kernel && producer->getParentOp() == kernel &&
+  return producer && kernel && !inAttentionKernel(kernel) && producer->getParentOp() == kernel &&
          consumer->getParentOp() == kernel && producer->hasOneUse();
 }
 
@@ -136,7 +142,7 @@ bool sameKernel(OpOperand *operand) {
 void readThroughUnitDimCollapses(Operation *root) {
   root->walk([](linalg::GenericOp reader) {
     auto kernel = reader->getParentOfType<kf::KernelOp>();
-    if (!kernel)
+    if (!kernel || inAttentionKernel(kernel))
       return;
     for (OpOperand *input : reader.getDpsInputOperands()) {
       auto collapse = input->get().getDefiningOp<tensor::CollapseShapeOp>();
@@ -187,7 +193,8 @@ void readThroughUnitDimCollapses(Operation *root) {
 LogicalResult mergeKernelBodies(Operation *root) {
   readThroughUnitDimCollapses(root);
   root->walk([](kf::KernelOp kernel) {
-    mergeElementwiseRuns(kernel.getBody().front());
+    if (!inAttentionKernel(kernel))
+      mergeElementwiseRuns(kernel.getBody().front());
   });
   IRRewriter rewriter(root->getContext());
   for (bool merged = true; merged;) {
@@ -431,6 +438,7 @@ struct KfFormKernelsPass
         isolated.why.assign(graph.nodes.size(), "");
         isolated.round.assign(graph.nodes.size(), 0);
         isolated.keepFused.assign(graph.nodes.size(), false);
+        isolated.noAttention.assign(graph.nodes.size(), false);
       }
       FusionPlan plan = planFusion(graph, options, shapes, isolated);
       SmallVector<Location> locs;

@@ -37,6 +37,8 @@ struct Group {
   /// full reductions of those rows' results that ends a reduction chain.
   std::optional<unsigned> reduction, finalReduction;
   bool hasSmallReduction = false; // unrolled in a thread: a flat kernel
+  /// An attention (AttentionRule.cpp): formed whole, takes nothing else.
+  bool attention = false;
   /// The distinct iteration spaces of its pointwise nodes (one or two in
   /// practice), so a merge checks rows in time independent of group size.
   std::vector<Domain> pointwiseDomains;
@@ -104,6 +106,12 @@ private:
   void join(unsigned a, unsigned b);
   EdgeDecision merge(const Edge &e, EdgeDecision local);
   void debugDecision(const Edge &e, const EdgeDecision &d) const;
+
+  // AttentionRule.cpp
+  /// Forms each attention's ops into one group, before any edge is judged;
+  /// the edges inside are decided (fused by the `attention` rule).
+  void formAttention(FusionPlan &plan);
+  std::vector<bool> decided; // edge -> decided by formAttention
 
   // SiblingFusion.cpp
   void fuseSiblings(FusionPlan &plan);

@@ -13,6 +13,7 @@
 #include "dialect/Kf/KfOps.h"
 #include "passes/target/GpuTarget.h"
 #include "passes/gpu/KernelMapping.h"
+#include "passes/gpu/attention/AttentionKernels.h"
 #include "passes/gpu/matmul/MatmulKernels.h"
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/rows/RowKernels.h"
@@ -63,6 +64,10 @@ kfuse::gpu::decideKernelMapping(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
     if (failed(kfuse::gpu::checkMatmulKernel(ops, refuse)))
       return failure();
     return KernelMapping::Matmul;
+  case KernelKind::Attention:
+    if (failed(kfuse::gpu::checkAttentionKernel(ops, refuse)))
+      return failure();
+    return KernelMapping::Attention;
   case KernelKind::Pointwise:
   case KernelKind::Transpose:
     // A transpose kernel is a generic reading its input permuted (see

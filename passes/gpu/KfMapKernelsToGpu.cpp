@@ -12,6 +12,7 @@
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/matmul/MatmulKernels.h"
 #include "passes/gpu/rows/RowKernels.h"
+#include "passes/gpu/attention/AttentionKernels.h"
 #include "passes/launch/KernelsToLaunches.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -79,6 +80,12 @@ public:
     return success();
   }
 
+  /// A tile of query rows a block, the keys' tiles staged in workgroup memory.
+  LogicalResult attention(RewriterBase &b, StringAttr name,
+                          ArrayRef<linalg::LinalgOp> ops) const override {
+    return kfuse::gpu::mapAttentionKernel(b, name, ops, target);
+  }
+
 private:
   /// The form kf-assign-kernel-mappings chose for a row kernel's rows.
   static FailureOr<kfuse::kf::KernelVariant> rowVariant(KernelOp kernel) {
@@ -113,7 +120,8 @@ struct KfMapKernelsToGpuPass : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsTo
   void runOnOperation() override {
     if (failed(kfuse::launch::mapKernelsToLaunches(
             getOperation(), kPass, GpuLauncher(blockSize, vectorWidth),
-            {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain})))
+            {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain,
+             &numAttention})))
       signalPassFailure();
   }
 };

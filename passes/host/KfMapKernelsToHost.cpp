@@ -12,6 +12,7 @@
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/rows/RowKernels.h"
 #include "passes/host/mappings/HostMappings.h"
+#include "passes/gpu/attention/AttentionKernels.h"
 #include "passes/launch/KernelsToLaunches.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -63,6 +64,12 @@ public:
     return success();
   }
 
+  /// A tile of query rows a block, the keys' tiles staged in the thread's own buffer.
+  LogicalResult attention(RewriterBase &b, StringAttr name,
+                          ArrayRef<linalg::LinalgOp> ops) const override {
+    return kfuse::gpu::mapAttentionKernel(b, name, ops, target);
+  }
+
 private:
   kfuse::launch::HostLaunchTarget target;
 };
@@ -73,7 +80,8 @@ struct KfMapKernelsToHostPass : kfuse::impl::KfMapKernelsToHostBase<KfMapKernels
   void runOnOperation() override {
     if (failed(kfuse::launch::mapKernelsToLaunches(
             getOperation(), "kf-map-kernels-to-host", HostLauncher(),
-            {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain})))
+            {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain,
+             &numAttention})))
       signalPassFailure();
   }
 };

@@ -100,6 +100,7 @@ struct KfToLinalgPass : kfuse::impl::KfToLinalgBase<KfToLinalgPass> {
     RewritePatternSet prepare(ctx);
     populateKfDecomposePatterns(prepare, f64Moments);
     kf::populateAbsorbBroadcastPatterns(prepare);
+    kf::populateViewPlacementPatterns(prepare);
     if (failed(applyPatternsGreedily(root, std::move(prepare))))
       return signalPassFailure();
 

@@ -126,6 +126,8 @@ struct KernelToLaunch : OpRewritePattern<KernelOp> {
       return launcher.rowChain(rewriter, kernel, ops, tickets.lookup(kernel));
     case KernelMapping::Matmul:
       return launcher.matmul(rewriter, kernel, ops);
+    case KernelMapping::Attention:
+      return launcher.attention(rewriter, name, ops);
     case KernelMapping::Serial:
       launchSerially(rewriter, name, ops);
       return success();

@@ -56,12 +56,15 @@ public:
   /// `kernel` for its variant (kf-assign-kernel-mappings' choice).
   virtual mlir::LogicalResult matmul(mlir::RewriterBase &b, kf::KernelOp kernel,
                                      llvm::ArrayRef<mlir::linalg::LinalgOp> ops) const = 0;
+  /// softmax(q @ k^T ...) @ v (gpu/attention/AttentionKernels.h).
+  virtual mlir::LogicalResult attention(mlir::RewriterBase &b, mlir::StringAttr name,
+                                        llvm::ArrayRef<mlir::linalg::LinalgOp> ops) const = 0;
 };
 
 /// A mapping pass's statistics (Passes.td: flat-kernels, row-kernels, ...),
 /// one a mapping, in the order of KernelMapping's values: flat, row,
-/// grid_reduction, matmul, serial, row_chain.
-using MappingStatistics = std::array<mlir::Pass::Statistic *, 6>;
+/// grid_reduction, matmul, serial, row_chain, attention.
+using MappingStatistics = std::array<mlir::Pass::Statistic *, 7>;
 
 /// Replaces every kf.kernel of `module` by its launch, `launcher` building
 /// each; diagnostics start with `pass` (the pass's name); each kernel is

@@ -8,11 +8,13 @@
 
 // CHECK-NOT: error:
 // CHECK: layer 0: passes passes/target
-// CHECK: layer 4: passes/host/mappings
+// CHECK: layer 4: passes/gpu/attention passes/host/mappings
 // CHECK: layer 6: passes/pipelines
 // The host reuses the GPU's emitters; the GPU folder never includes the
 // host's, and fusion never the GPU's.
 // CHECK-NOT: arrow passes/fusion -> passes/gpu
 // CHECK-NOT: arrow passes/gpu -> passes/host
+// The attention kernel is built from the matmul's parts.
+// CHECK: arrow passes/gpu/attention -> passes/gpu/matmul
 // CHECK: arrow passes/host/mappings -> passes/gpu/rows
 // CHECK-NOT: arrow passes/report -> passes/gpu

@@ -162,3 +162,44 @@ func.func @f16_sum(%x: tensor<4x64xf16>) -> tensor<4xf16> {
   }
   return %r : tensor<4xf16>
 }
+
+// -----
+
+// An attention kernel that holds one matmul is refused: the attention
+// mapping computes softmax(q @ k^T ...) @ v and nothing else
+// (analysis/Attention.h).
+func.func @attention_one_matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{kernel 'attention_0' (attention, 2 linalg ops) cannot be mapped to the GPU yet: an attention holds two matmuls, this kernel 1}}
+  %r = kf.kernel "attention_0" kind attention -> tensor<4x2xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x2xf32>
+    %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>
+    kf.yield %m : tensor<4x2xf32>
+  }
+  return %r : tensor<4x2xf32>
+}
+
+// -----
+
+// Two matmuls with exp between them, no softmax: refused (the online
+// softmax the mapping computes would not be this program).
+func.func @attention_without_softmax(%q: tensor<4x8xf32>, %k: tensor<8x6xf32>, %v: tensor<6x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{kernel 'attention_0' (attention, 5 linalg ops) cannot be mapped to the GPU yet: the scores are not read by a softmax's max}}
+  %r = kf.kernel "attention_0" kind attention -> tensor<4x2xf32> {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x6xf32>
+    %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+    %s = linalg.matmul ins(%q, %k : tensor<4x8xf32>, tensor<8x6xf32>) outs(%c : tensor<4x6xf32>) -> tensor<4x6xf32>
+    %x = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %y = math.exp %a : f32
+      linalg.yield %y : f32
+    } -> tensor<4x6xf32>
+    %e2 = tensor.empty() : tensor<4x2xf32>
+    %c2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+    %o = linalg.matmul ins(%x, %v : tensor<4x6xf32>, tensor<6x2xf32>) outs(%c2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+    kf.yield %o : tensor<4x2xf32>
+  }
+  return %r : tensor<4x2xf32>
+}

@@ -81,6 +81,12 @@ const char *mappingRule(kf::KernelMapping m, std::optional<kf::KernelVariant> va
              "block to finish runs the final reduction over the rows' results";
     return "a block per row of the row reductions; the last block to finish runs "
            "the final reduction over the rows' results";
+  case kf::KernelMapping::Attention:
+    return "a block per 64 query rows of one batch (grid x over the rows, z over the "
+           "batch), a thread a row with its q, running max and sum and output row in "
+           "registers; the keys in tiles, each tile's k and v staged in shared memory, "
+           "the scores computed and exponentiated against the running max (an online "
+           "softmax): the score matrix is never written";
   }
   return "";
 }

@@ -11,9 +11,9 @@ func.func @yield_mismatch(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// The kind is one of four.
+// The kind is one of five.
 func.func @bad_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [pointwise, reduction, matmul, transpose]}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [pointwise, reduction, matmul, transpose, attention]}}
   %0 = kf.kernel "k_0" kind stencil -> tensor<4xf32> {
     kf.yield %x : tensor<4xf32>
   }

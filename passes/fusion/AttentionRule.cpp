@@ -1,0 +1,77 @@
+//===- AttentionRule.cpp - softmax(q @ k^T ...) @ v as one kernel ---------===//
+//
+// The `attention` rule: before the greedy grouping judges any edge, each
+// attention (analysis/Attention.h: two matmuls, the scores' elementwise
+// ops, a softmax between them; the copies of the views its q, k and v are;
+// the head merge's copy of its result) becomes one group whose kernel is
+// of kind `attention`. Pairwise rules cannot find it: a kernel of theirs
+// holds one matmul, and the softmax's row reductions read the whole row of
+// scores, so each pair is refused (matmul-boundary, anchor-conflict) even
+// though the whole, computed tile by tile with an online softmax
+// (gpu/attention/), never writes the scores. The group then takes nothing
+// else.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/analysis/Attention.h"
+#include "passes/fusion/Planner.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "kf-form-kernels"
+
+using namespace mlir;
+
+namespace kfuse::fusion {
+
+void Planner::formAttention(FusionPlan &plan) {
+  if (!opt.enabled || !opt.attention)
+    return;
+  for (unsigned n = 0; n < g.nodes.size(); ++n) {
+    if (g.nodes[n].kind != KernelKind::Matmul || groups[groupOf[n]].attention)
+      continue;
+    auto pv = dyn_cast<linalg::LinalgOp>(g.nodes[n].op);
+    if (!pv)
+      continue;
+    SmallVector<unsigned> members;
+    for (Operation *op : analysis::attentionEndingAt(pv))
+      if (auto it = g.nodeOf.find(op); it != g.nodeOf.end())
+        members.push_back(it->second);
+    // A kernel of the pattern's ops was refused by the mappings (isolated
+    // ops), or it is over the op limit: the ops stay as the other rules
+    // group them.
+    if (members.empty() || (opt.maxOps && members.size() > opt.maxOps) ||
+        llvm::any_of(members, [&](unsigned m) {
+          return isolated.alone[m] || isolated.noAttention[m] ||
+                 groups[groupOf[m]].nodes.size() > 1;
+        }))
+      continue;
+    llvm::sort(members);
+    unsigned gid = groupOf[members.front()];
+    Group &group = groups[gid];
+    for (unsigned m : ArrayRef(members).drop_front()) {
+      Group &other = groups[groupOf[m]];
+      groupOf[m] = gid;
+      group.nodes.push_back(m);
+      group.exits.insert(group.exits.end(), other.exits.begin(), other.exits.end());
+      other = Group();
+    }
+    llvm::erase_if(group.exits, [&](unsigned s) { return groupOf[s] == gid; });
+    group.first = members.front();
+    group.last = members.back();
+    group.attention = true;
+    group.matmul = n;
+    group.reduction.reset();
+    group.hasSmallReduction = false;
+    group.pointwiseDomains.clear();
+    lastMerged = std::max(lastMerged, group.last);
+    for (auto [i, e] : llvm::enumerate(g.edges))
+      if (groupOf[e.producer] == gid && groupOf[e.consumer] == gid) {
+        plan.decisions[i] = {Reason::Fused, ruleName(FusionRule::Attention).str()};
+        decided[i] = true;
+      }
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] attention ending at matmul#" << n << ": "
+                            << members.size() << " ops\n");
+  }
+}
+
+} // namespace kfuse::fusion
