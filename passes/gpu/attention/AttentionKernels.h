@@ -24,9 +24,9 @@ mlir::LogicalResult checkAttentionKernel(llvm::ArrayRef<mlir::linalg::LinalgOp> 
 /// new max). The output row is divided by the sum once, at the end, and
 /// stored, through the head merge's permutation when the kernel has one.
 /// `target` says what a block is: CUDA threads meeting at barriers, or
-/// the host runtime's one thread, which then runs the tile's rows one
-/// after the other. The ops are left in place (the caller erases the
-/// kernel). Fails, saying why, when the ops on buffers are no longer the
+/// the host runtime's one thread, which then runs 16 rows inside each
+/// tile of 32 keys, on vectors of keys (AttentionHost.cpp). The ops are
+/// left in place (the caller erases the kernel). Fails, saying why, when the ops on buffers are no longer the
 /// attention that was checked on tensors.
 mlir::LogicalResult mapAttentionKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
