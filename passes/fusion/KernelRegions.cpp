@@ -30,6 +30,10 @@ std::string kernelName(ArrayRef<Operation *> members, KernelKind kind) {
       continue;
     if (eagerOp == kindName(kind))
       continue; // "matmul_add_0", not "matmul_matmul_add_0"
+    // An attention's views (the head split's copies, read in place) are no
+    // work of its own: "attention_matmul_div_add_...", what it computes.
+    if (kind == KernelKind::Attention && kf::isView(op))
+      continue;
     if (++count > 8) {
       name += "_etc";
       break;

@@ -107,22 +107,23 @@ void unshareInits(func::FuncOp func) {
   }
 }
 
-/// Whether upstream elementwise fusion may merge the producer of `operand`
-/// into its consumer: both in the same kernel, and the producer read by
-/// nothing else (a producer that is also a kernel output stays, instead of
-/// being computed twice).
 /// An attention kernel's ops stay as formed: its mapping reads the
 /// pattern (analysis/Attention.h) op by op.
 bool inAttentionKernel(kf::KernelOp kernel) {
   return kernel && kernel.getKind() == kf::KernelKind::Attention;
 }
 
+/// Whether upstream elementwise fusion may merge the producer of `operand`
+/// into its consumer: both in the same kernel (not an attention kernel),
+/// and the producer read by nothing else (a producer that is also a kernel
+/// output stays, instead of being computed twice).
 bool sameKernel(OpOperand *operand) {
   Operation *producer = operand->get().getDefiningOp();
   Operation *consumer = operand->getOwner();
   auto kernel = consumer->getParentOfType<kf::KernelOp>();
-  return producer && kernel && !inAttentionKernel(kernel) && producer->getParentOp() == kernel &&
-         consumer->getParentOp() == kernel && producer->hasOneUse();
+  return producer && kernel && !inAttentionKernel(kernel) &&
+         producer->getParentOp() == kernel && consumer->getParentOp() == kernel &&
+         producer->hasOneUse();
 }
 
 /// Merges the linalg ops of each kernel with upstream elementwise fusion.

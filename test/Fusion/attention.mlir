@@ -85,7 +85,8 @@ func.func @one_head(%q: tensor<70x6xf32>, %k: tensor<37x6xf32>, %v: tensor<37x5x
 // CHECK-NEXT: kernels 13 1
 // CHECK-NEXT: transfers 31 3
 // CHECK-NEXT: elements 47872 4352
-// CHECK: (attention): ops transpose, transpose, transpose, matmul, div, add, max, sub, exp, sum, div, matmul, contiguous
+// The name says what the kernel computes; its ops list the views too.
+// CHECK: attention_matmul_div_add_max_sub_exp_sum_div_etc_{{[0-9]+}} (attention): ops transpose, transpose, transpose, matmul, div, add, max, sub, exp, sum, div, matmul, contiguous
 // CHECK-NEXT: reads arg0 2x16x96xf32, arg1 16x16xf32
 // CHECK-NEXT: writes {{.*}} 2x16x4x8xf32
 // CHECK: boundaries: none

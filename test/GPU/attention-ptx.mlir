@@ -16,6 +16,7 @@
 // head dim (64 for q, k and v: 231 registers of 255) and at the largest
 // the mapping takes (96 + 64, 16 keys a tile: 241 registers).
 // RUN: %if ptxas %{ kfuse-compile %s --emit=ptx --gpu-chip=sm_90 -o %t.ptx && %ptxas -v -arch=sm_90 %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ kfuse-compile %s --emit=ptx --gpu-chip=sm_80 -o %t.80.ptx && %ptxas -v -arch=sm_80 %t.80.ptx -o %t.80.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
 
 func.func @head64(%q: tensor<2x12x100x64xf32>, %k: tensor<2x12x100x64xf32>, %v: tensor<2x12x100x64xf32>,

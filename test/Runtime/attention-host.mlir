@@ -15,7 +15,7 @@
 // RUN: kfuse-compile %s --emit=kernels | FileCheck %s --check-prefix=KERNEL
 // RUN: %python %s.py %t kfuse-run | FileCheck %s
 // KERNEL: kf.kernel "attention_matmul_mul_add_max_sub_exp_sum_div_etc_0" kind attention
-// KERNEL: kf.kernel "attention_transpose_transpose_transpose_matmul_div_add_max_sub_etc_1" kind attention
+// KERNEL: kf.kernel "attention_matmul_div_add_max_sub_exp_sum_div_etc_1" kind attention
 // KERNEL: kf.kernel "attention_matmul_mul_where_max_sub_exp_sum_div_etc_2" kind attention
 // CHECK: masked (1, 1) ok
 // CHECK: masked (16, 31) ok

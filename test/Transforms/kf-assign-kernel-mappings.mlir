@@ -203,3 +203,64 @@ func.func @attention_without_softmax(%q: tensor<4x8xf32>, %k: tensor<8x6xf32>, %
   }
   return %r : tensor<4x2xf32>
 }
+
+// -----
+
+// An attention whose score op computes a causal mask from its loop
+// indices (linalg.index): refused, since the host's kernel rebuilds the
+// score ops on vectors of keys and takes arith and math ops only
+// (analysis/Attention.cpp). Kernel formation never forms this one: it
+// asks the same matcher.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @attention_index_mask(%q: tensor<4x8xf32>, %k: tensor<8x6xf32>, %v: tensor<6x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{kernel 'attention_0' (attention, 12 linalg ops) cannot be mapped to the GPU yet: a score op's body is not arith and math ops on scalars}}
+  %r = kf.kernel "attention_0" kind attention -> tensor<4x2xf32> {
+    %zero = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %e = tensor.empty() : tensor<4x6xf32>
+    %e4 = tensor.empty() : tensor<4xf32>
+    %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+    %s = linalg.matmul ins(%q, %k : tensor<4x8xf32>, tensor<8x6xf32>) outs(%c : tensor<4x6xf32>) -> tensor<4x6xf32>
+    %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %i = linalg.index 0 : index
+      %j = linalg.index 1 : index
+      %later = arith.cmpi ugt, %j, %i : index
+      %y = arith.select %later, %ninf, %a : f32
+      linalg.yield %y : f32
+    } -> tensor<4x6xf32>
+    %m0 = linalg.fill ins(%ninf : f32) outs(%e4 : tensor<4xf32>) -> tensor<4xf32>
+    %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x6xf32>) outs(%m0 : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %y = arith.maximumf %o, %a : f32
+      linalg.yield %y : f32
+    } -> tensor<4xf32>
+    %d = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<4x6xf32>, tensor<4xf32>) outs(%e : tensor<4x6xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %y = arith.subf %a, %b : f32
+      linalg.yield %y : f32
+    } -> tensor<4x6xf32>
+    %ex = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%d : tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %y = math.exp %a : f32
+      linalg.yield %y : f32
+    } -> tensor<4x6xf32>
+    %s0 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4xf32>) -> tensor<4xf32>
+    %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<4x6xf32>) outs(%s0 : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %y = arith.addf %o, %a : f32
+      linalg.yield %y : f32
+    } -> tensor<4xf32>
+    %p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%ex, %sum : tensor<4x6xf32>, tensor<4xf32>) outs(%e : tensor<4x6xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %y = arith.divf %a, %b : f32
+      linalg.yield %y : f32
+    } -> tensor<4x6xf32>
+    %e2 = tensor.empty() : tensor<4x2xf32>
+    %c2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+    %o = linalg.matmul ins(%p, %v : tensor<4x6xf32>, tensor<6x2xf32>) outs(%c2 : tensor<4x2xf32>) -> tensor<4x2xf32>
+    kf.yield %o : tensor<4x2xf32>
+  }
+  return %r : tensor<4x2xf32>
+}
