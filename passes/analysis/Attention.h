@@ -68,8 +68,11 @@ analyzeAttention(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
 /// the copies of views its Q, K and V are that nothing else reads, and a
 /// permuting copy of O when that is O's one reader. Empty when `pv` ends
 /// no attention that analyzeAttention accepts, or when something outside
-/// reads a value of the pattern's own.
-llvm::SmallVector<mlir::Operation *> attentionEndingAt(mlir::linalg::LinalgOp pv);
+/// reads a value of the pattern's own. When the ops have an attention's
+/// shape but the matcher refuses them (f16, head dims), its reason is
+/// stored in `refusal`.
+llvm::SmallVector<mlir::Operation *> attentionEndingAt(mlir::linalg::LinalgOp pv,
+                                                       std::string *refusal = nullptr);
 
 /// The largest head dims (of q and k, plus v's) the attention kernels hold
 /// in a thread's registers, its query and its output row: ptxas spills

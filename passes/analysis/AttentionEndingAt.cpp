@@ -35,7 +35,7 @@ static bool fromContraction(Value v, unsigned depth = 0) {
   });
 }
 
-SmallVector<Operation *> attentionEndingAt(linalg::LinalgOp pv) {
+SmallVector<Operation *> attentionEndingAt(linalg::LinalgOp pv, std::string *refusal) {
   if (!pv.hasPureTensorSemantics() || !isContraction(pv))
     return {};
   llvm::SetVector<Operation *> ops;
@@ -150,8 +150,12 @@ SmallVector<Operation *> attentionEndingAt(linalg::LinalgOp pv) {
           work.append(user->result_begin(), user->result_end());
           continue;
         }
-        if (!ops.contains(user))
+        if (!ops.contains(user)) {
+          if (refusal)
+            *refusal = "an op outside reads the scores or the softmax's values (they "
+                       "would have to be written)";
           return {};
+        }
       }
     }
   }
@@ -161,7 +165,12 @@ SmallVector<Operation *> attentionEndingAt(linalg::LinalgOp pv) {
   for (Operation *op : ordered)
     linalgOps.push_back(cast<linalg::LinalgOp>(op));
   AttentionParts parts;
-  ScopedDiagnosticHandler quiet(pv.getContext(), [](Diagnostic &) { return success(); });
+  // The matcher's reason, caught as it is emitted (the caller's remark).
+  ScopedDiagnosticHandler capture(pv.getContext(), [&](Diagnostic &d) {
+    if (refusal && refusal->empty())
+      *refusal = d.str();
+    return success();
+  });
   if (failed(analyzeAttention(linalgOps, [&] { return emitError(pv.getLoc()); }, parts)))
     return {};
   return ordered;

@@ -33,9 +33,12 @@ void Planner::formAttention(FusionPlan &plan) {
     if (!pv)
       continue;
     SmallVector<unsigned> members;
-    for (Operation *op : analysis::attentionEndingAt(pv))
+    std::string refusal;
+    for (Operation *op : analysis::attentionEndingAt(pv, &refusal))
       if (auto it = g.nodeOf.find(op); it != g.nodeOf.end())
         members.push_back(it->second);
+    if (members.empty() && !refusal.empty())
+      plan.attentionsMissed.push_back({n, refusal});
     // A kernel of the pattern's ops was refused by the mappings (isolated
     // ops), or it is over the op limit: the ops stay as the other rules
     // group them.

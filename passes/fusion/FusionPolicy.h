@@ -52,6 +52,9 @@ struct FusionPlan {
     mlir::Value read;
   };
   std::vector<Siblings> siblings;
+  /// Attentions the rule found but did not form: (their second matmul's
+  /// node, why), each a missed remark.
+  std::vector<std::pair<unsigned, std::string>> attentionsMissed;
 };
 
 /// Groups the graph's nodes into kernels under `options`.

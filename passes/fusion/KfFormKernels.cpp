@@ -77,6 +77,10 @@ void recordDecisions(func::FuncOp func, const KernelGraph &graph,
                        k)
         << remark::reason("siblings: both read the same tensor");
   }
+  for (const auto &[n, why] : plan.attentionsMissed)
+    remark::missed(locs[n], opts.subCategory("missed"))
+        << remark::add("attention not formed as one kernel")
+        << remark::reason("{0}", why);
   kf::setBoundaries(func, boundaries);
 }
 
