@@ -16,6 +16,7 @@ kfuse-run picks the GPU where one is (else the host runtime on the CPU);
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -54,6 +55,13 @@ def main():
     parser.add_argument("--kfuse-import", default=os.path.join(ROOT, "importer", "kfuse-import"))
     opts = parser.parse_args()
     work = tempfile.mkdtemp(prefix="kfuse-attention-")
+    try:
+        measure(opts, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)  # its own directory only
+
+
+def measure(opts, work):
     program = os.path.join(work, "gpt2.mlir")
     subprocess.run([sys.executable, opts.kfuse_import, os.path.join(ROOT, "bench", "models.py"),
                     "--model", "gpt2_block", "-o", program, "--save-inputs"],

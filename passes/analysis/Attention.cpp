@@ -274,11 +274,14 @@ LogicalResult analyzeAttention(ArrayRef<linalg::LinalgOp> ops,
   if (xReaders.size() != 2 || !parts.max || !parts.sub ||
       !combinerIs<arith::MaximumFOp>(parts.max) || !(parts.maxFill = fillOf(parts.max)))
     return refuse() << "the scores are not read by a softmax's max";
-  if (!allParallel(parts.sub) || parts.sub.getNumDpsInputs() != 2 ||
-      base(parts.sub.getDpsInputs()[1]) != produced(parts.max) ||
-      parts.sub.getIndexingMapsArray()[0] != identity ||
-      parts.sub.getIndexingMapsArray()[1] != rowMap(loops, ctx) ||
-      !bodyIs<arith::SubFOp>(parts.sub, {0, 1}))
+  // x - max and exp / sum: an element and its row's value.
+  auto elementAndRow = [&](linalg::GenericOp op, linalg::LinalgOp row) {
+    return allParallel(op) && op.getNumDpsInputs() == 2 &&
+           base(op.getDpsInputs()[1]) == produced(row) &&
+           op.getIndexingMapsArray()[0] == identity &&
+           op.getIndexingMapsArray()[1] == rowMap(loops, ctx);
+  };
+  if (!elementAndRow(parts.sub, parts.max) || !bodyIs<arith::SubFOp>(parts.sub, {0, 1}))
     return refuse() << "the scores are not read by a softmax's x - max";
   auto subReaders = readers(produced(parts.sub));
   if (subReaders.size() != 1 ||
@@ -296,11 +299,7 @@ LogicalResult analyzeAttention(ArrayRef<linalg::LinalgOp> ops,
   if (readers(e).size() != 2 || !parts.sum || !parts.div || !combinerIs<arith::AddFOp>(parts.sum) ||
       !(parts.sumFill = fillOf(parts.sum)))
     return refuse() << "the exponentials are not summed by a softmax";
-  if (!allParallel(parts.div) || parts.div.getNumDpsInputs() != 2 ||
-      base(parts.div.getDpsInputs()[1]) != produced(parts.sum) ||
-      parts.div.getIndexingMapsArray()[0] != identity ||
-      parts.div.getIndexingMapsArray()[1] != rowMap(loops, ctx) ||
-      !bodyIs<arith::DivFOp>(parts.div, {0, 1}))
+  if (!elementAndRow(parts.div, parts.sum) || !bodyIs<arith::DivFOp>(parts.div, {0, 1}))
     return refuse() << "the exponentials are not divided by their sum";
   // PyTorch's safe softmax (F.scaled_dot_product_attention with a mask,
   // kfuse-import's handler): where(max == -inf, 0, p), a row masked whole
