@@ -66,7 +66,8 @@
 // CAUGHT: check against the CPU, unfused: in float64, {{.*}}: FAILED: result{{[0-9]}}[{{.*}}] = {{.*}}, float64 {{.*}} (error {{.*}}; allowed: 8 x the error scale {{.*}}, or the unfused run's error widened, {{.*}})
 //
 // A .mlir program's reference is compiled beside it, through the cache
-// (its own folder, float64/compile): the second run compiles neither.
+// (its own folder, float64/compile), and so is the host eager version the
+// unfused run needs (an entry of compile/): the second run compiles none.
 // RUN: kfuse-run %S/Inputs/check-float64.mlir --entry widen --check --device=cpu --warmup=0 \
 // RUN:   --repeat=0 --cache-dir %t/cache | FileCheck %s --check-prefix=OK
 // RUN: kfuse-run %S/Inputs/check-float64.mlir --entry widen --check --device=cpu --warmup=0 \
@@ -75,7 +76,7 @@
 // HIT: check against the CPU, unfused: in float64, {{.*}}: ok
 // RUN: ls %t/cache/compile %t/cache/float64/compile | grep -c "\.so$" \
 // RUN:   | FileCheck %s --check-prefix=ENTRIES
-// ENTRIES: 2
+// ENTRIES: 3
 //
 // The JSON report has the float64 fields (its schema says which).
 // RUN: kfuse-run %t/lib.so --entry widen --check --reference %t/ref.so --device=cpu --warmup=0 \

@@ -12,12 +12,14 @@
 // RUN:   | FileCheck %s --check-prefix=MISS
 // RUN: env KFUSE_CACHE_DIR=%t/c kfuse-run %t/prog.mlir --device=cpu --warmup=0 --repeat=1 --check \
 // RUN:   | FileCheck %s --check-prefixes=HIT,OK
-// RUN: %python %s.py verify %t/c | FileCheck %s --check-prefix=ONE
+// RUN: %python %s.py verify %t/c | FileCheck %s --check-prefix=TWO-ENTRIES
 // MISS: compile: cache miss (first compile of this program), compiled in {{[0-9]+}} ms
 // MISS: kfuse-run: {{.*}}prog.mlir, function softmax, fusion on
 // HIT: compile: cache hit ({{.*}}/c/compile/{{[0-9a-f]+}}.so), loaded in {{[0-9]+}} ms
 // OK: check against the CPU, unfused: {{.*}}: ok
-// ONE: 1 whole entries, 1 programs indexed
+// The run built the fused version only; --check built the unfused one
+// for the CPU, an entry of its own:
+// TWO-ENTRIES: 2 whole entries, 1 programs indexed
 // The report in JSON says the same (and no compile time: nothing compiled).
 // RUN: env KFUSE_CACHE_DIR=%t/c kfuse-run %t/prog.mlir --device=cpu --warmup=0 --repeat=1 \
 // RUN:   --format=json | %python -c "import json,sys; r=json.load(sys.stdin); \
@@ -25,7 +27,7 @@
 // RUN:   | FileCheck %s --check-prefix=JSON
 // JSON: hit None
 //
-// The eager version is in the same library: --fusion=off hits too.
+// --fusion=off on the CPU runs the unfused entry --check built: a hit.
 // RUN: env KFUSE_CACHE_DIR=%t/c kfuse-run %t/prog.mlir --device=cpu --warmup=0 --repeat=1 --fusion=off \
 // RUN:   | FileCheck %s --check-prefix=HIT
 //
@@ -34,7 +36,7 @@
 // does a copy of the program elsewhere (the key is the text, not the path).
 // RUN: env KFUSE_CACHE_DIR=%t/c kfuse-run %t/prog.mlir --device=cpu --warmup=0 --repeat=1 \
 // RUN:   --fusion=row-persistent=false | FileCheck %s --check-prefix=SWITCH
-// SWITCH: compile: cache miss (--fusion changed: default -> row-persistent=false), compiled in
+// SWITCH: compile: cache miss (--fusion changed: default -> row-persistent=false; variants changed: host_eager -> host_fused), compiled in
 // SWITCH: steady state: 1 calls, {{.*}}, 3 launches a call
 // RUN: sed -i 's/dim -1/dim 0/' %t/prog.mlir
 // RUN: env KFUSE_CACHE_DIR=%t/c kfuse-run %t/prog.mlir --device=cpu --warmup=0 --repeat=1 --check \
@@ -49,8 +51,9 @@
 // RUN: cp %t/prog.mlir %t/copy.mlir
 // RUN: env KFUSE_CACHE_DIR=%t/c kfuse-run %t/copy.mlir --device=cpu --warmup=0 --repeat=1 \
 // RUN:   --fusion=row-persistent=false | FileCheck %s --check-prefix=HIT
-// RUN: %python %s.py verify %t/c | FileCheck %s --check-prefix=FOUR
-// FOUR: 4 whole entries, 2 programs indexed
+// Four configurations, and the unfused entries of the two texts' --check:
+// RUN: %python %s.py verify %t/c | FileCheck %s --check-prefix=SIX
+// SIX: 6 whole entries, 2 programs indexed
 //
 // The compiler is part of the key: a kfuse-compile rebuilt (here a copy
 // with a new modification time) misses; so does a change of what it
@@ -97,6 +100,7 @@
 // RUN: %python %s.py verify %t/given | FileCheck %s --check-prefix=ONE
 // RUN: %python %s.py verify %t/xdg/kfuse | FileCheck %s --check-prefix=ONE
 // RUN: %python %s.py verify %t/home/.cache/kfuse | FileCheck %s --check-prefix=ONE
+// ONE: 1 whole entries, 1 programs indexed
 // MISS-ANY: compile: cache miss (first compile of this program)
 //
 // A cache that cannot be used is said, and the run goes on without it:

@@ -12,6 +12,7 @@
 // CHECK: {{^}}running: warmup 1/1, {{[0-9]+\.[0-9]}} s
 // CHECK: {{^}}running: call 1/2, {{[0-9]+\.[0-9]}} s
 // CHECK: {{^}}compiling the float64 reference of add_relu.mlir, {{[0-9]+\.[0-9]}} s
+// CHECK: {{^}}compiling the unfused version of add_relu.mlir, {{[0-9]+\.[0-9]}} s
 // CHECK: {{^}}checking against the program in float64 on the CPU, {{[0-9]+\.[0-9]}} s
 // CHECK: {{^ +$}}
 // CHECK-NOT: {{[a-z]}}

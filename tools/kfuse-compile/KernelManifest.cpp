@@ -431,6 +431,7 @@ void writeProgramManifest(raw_ostream &os, ModuleOp program,
                                              func.getName(), kernelVariants);
       version["gpu"] = v.gpuError.empty();
       version["gpu_error"] = v.gpuError;
+      version["host_code"] = v.hostCode;
       if (v.hostKernels)
         version["host"] = kernelsOf(const_cast<ProgramVariant &>(v).hostKernels.get(),
                                     func.getName(), none);

@@ -30,6 +30,7 @@ struct ProgramVariant {
   std::string name; // fused, eager
   mlir::OwningOpRef<mlir::ModuleOp> kernels, hostKernels;
   std::string gpuError;
+  bool hostCode = true; // the library holds the host version's code
 };
 
 /// The manifest embedded in a library from --emit=lib (kfuse-run reads it):

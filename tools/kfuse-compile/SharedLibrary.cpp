@@ -195,6 +195,40 @@ void addHostCpuCheck(llvm::Module &m, llvm::GlobalVariable *cpu,
 
 } // namespace
 
+std::string VariantSelection::str() const {
+  if (all())
+    return "all";
+  std::string names;
+  for (StringRef variant : kVariants)
+    if (has(variant.starts_with("host"), variant.ends_with("fused")))
+      names += (names.empty() ? "" : ",") + variant.str();
+  return names;
+}
+
+llvm::Expected<VariantSelection> parseVariantSelection(StringRef spec) {
+  VariantSelection selected;
+  selected.gpuFused = selected.hostFused = selected.gpuEager = selected.hostEager = false;
+  SmallVector<StringRef> words;
+  spec.split(words, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (words.empty())
+    return llvm::createStringError("--variants needs all, fused, eager, gpu_fused, "
+                                   "host_fused, gpu_eager or host_eager");
+  for (StringRef word : words) {
+    word = word.trim();
+    bool all = word == "all", fused = all || word == "fused", eager = all || word == "eager";
+    if (!fused && !eager && !llvm::is_contained(kVariants, word))
+      return llvm::createStringError(
+          "--variants=" + spec + ": '" + word +
+          "' is not a version (all, fused, eager, gpu_fused, host_fused, gpu_eager, "
+          "host_eager)");
+    selected.gpuFused |= fused || word == "gpu_fused";
+    selected.hostFused |= fused || word == "host_fused";
+    selected.gpuEager |= eager || word == "gpu_eager";
+    selected.hostEager |= eager || word == "host_eager";
+  }
+  return selected;
+}
+
 llvm::Error checkHostCpu(StringRef cpu) {
   auto tm = hostMachine(cpu);
   if (!tm)
@@ -221,103 +255,112 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
   llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
 
   std::vector<std::string> objects;
-  std::vector<ProgramVariant> variants;
-  // Eager first, and the eager host version before the fused ones: its
-  // LLVM job (a kernel function per op) is the longest and overlaps them.
-  // The eager GPU version goes before it, not beside its LLVM job: the two
-  // are the largest IR of the build (a 1,000-op program: 0.3 GB of MLIR
-  // for the GPU one's PTX, 0.25 GB of LLVM for the host one's objects), and
-  // side by side they were its peak memory (1.15 GB; 0.8 GB apart).
-  for (StringRef fusion : {"eager", "fused"}) {
-    ProgramVariant v;
-    v.name = fusion.str();
+  // The kernels of both versions, for the manifest whatever code is built:
+  // the GPU's (and the start of the GPU code: kernel formation once, not
+  // twice) and the host's own (its kf-to-linalg differs, f64 moments). A
+  // float64 reference's fused version is not formed for the host.
+  std::vector<ProgramVariant> variants(2);
+  variants[0].name = "eager";
+  variants[1].name = "fused";
+  for (ProgramVariant &v : variants) {
     PipelineOptions pipeline = options.pipeline;
-    pipeline.fusion.enabled = fusion == "fused";
-    // The kernels as the GPU forms them: the manifest's, and the start of
-    // the GPU version (kernel formation once, not twice; the host's
-    // kf-to-linalg differs, f64 moments, so it forms its own).
-    pipeline.target = Target::Gpu;
-    OwningOpRef<ModuleOp> kernels = module.clone();
-    if (failed(runStages(*kernels, options, pipeline, Stage::Linalg, Stage::Kernels)))
-      return failure();
-    v.kernels = std::move(kernels);
-    const bool eagerOrder[] = {false, true}, fusedOrder[] = {true, false};
-    for (bool host : fusion == "eager" ? eagerOrder : fusedOrder) {
-      if (options.hostEagerOnly && (!host || fusion == "fused")) {
-        if (!host)
-          v.gpuError = "a float64 reference has host eager code only";
+    pipeline.fusion.enabled = v.name == "fused";
+    for (bool host : {false, true}) {
+      if (host && options.float64Reference && v.name == "fused")
         continue;
-      }
-      std::string variant = (host ? "host_" : "gpu_") + fusion.str();
       pipeline.target = host ? Target::Host : Target::Gpu;
-      if (host) {
-        // The host's own kernels: the manifest's for runs on the CPU.
-        OwningOpRef<ModuleOp> hostKernels = module.clone();
-        if (failed(runStages(*hostKernels, options, pipeline, Stage::Linalg,
-                             Stage::Kernels)))
-          return failure();
-        v.hostKernels = std::move(hostKernels);
-      }
-      OwningOpRef<ModuleOp> m = (host ? v.hostKernels : v.kernels)->clone();
-      renameForVariant(*m, variant);
-      SmallVector<std::string> entries;
-      for (func::FuncOp func : definedFunctions(*m))
-        entries.push_back(func.getName().str());
-      std::string gpuError;
-      LogicalResult ok = success();
-      {
-        // The GPU versions may be refused (a kernel the GPU mapping does
-        // not serve yet): that is recorded, not fatal. The host versions
-        // must compile.
-        std::optional<ScopedDiagnosticHandler> capture;
-        if (!host)
-          capture.emplace(module.getContext(), [&](Diagnostic &d) {
-            if (d.getSeverity() == DiagnosticSeverity::Error && gpuError.empty())
-              gpuError = d.str();
-            return success();
-          });
-        ok = runStages(*m, options, pipeline, Stage::Gpu, Stage::Gpu);
-        if (succeeded(ok)) {
-          renameKernelModule(*m, variant);
-          ok = runStages(*m, options, pipeline, Stage::Ptx, Stage::Llvm);
-        }
-      }
-      if (failed(ok)) {
-        if (host)
-          return failure();
-        v.gpuError = gpuError.empty() ? "the GPU pipeline failed" : gpuError;
-        continue;
-      }
-      auto job = std::make_unique<ObjectJob>();
-      job->context = std::make_unique<llvm::LLVMContext>();
-      job->module = translateModuleToLLVMIR(*m, *job->context);
-      if (!job->module)
-        return fail("translation of the " + variant + " code to LLVM IR failed");
-      // Its memory back before the launch code is cloned: the eager host
-      // version of a 1,000-op program is some 400 MB of MLIR.
-      m = nullptr;
-      job->launch = splitLaunchCode(*job->module, entries, variant);
-      FailureOr<std::string> path = temporaries.create(variant + ".o");
-      FailureOr<std::string> launchPath = temporaries.create(variant + "-launch.o");
-      if (failed(path) || failed(launchPath))
+      OwningOpRef<ModuleOp> kernels = module.clone();
+      if (failed(runStages(*kernels, options, pipeline, Stage::Linalg, Stage::Kernels)))
         return failure();
-      job->path = *path;
-      job->launchPath = *launchPath;
-      auto objectTm = hostMachine(options.hostCpu);
-      if (!objectTm)
-        return cannotCompile(objectTm.takeError());
-      auto launchTm = hostMachine(options.hostCpu, llvm::CodeGenOptLevel::None);
-      if (!launchTm)
-        return cannotCompile(launchTm.takeError());
-      job->tm = std::move(*objectTm);
-      job->launchTm = std::move(*launchTm);
-      objects.push_back(*path);
-      objects.push_back(*launchPath);
-      ObjectJob *running = job.get();
-      jobs.push_back(std::move(job));
-      pool.async([running] { running->run(); });
+      (host ? v.hostKernels : v.kernels) = std::move(kernels);
     }
-    variants.push_back(std::move(v));
+  }
+  // The code: eager first, and the eager host version before the fused
+  // ones: its LLVM job (a kernel function per op) overlaps them. The eager
+  // GPU version goes before it, not beside its LLVM job: the two are the
+  // largest IR of the build (a 1,000-op program: 0.3 GB of MLIR for the
+  // GPU one's PTX, 0.25 GB of LLVM for the host one's objects), and side
+  // by side they were its peak memory (1.15 GB; 0.8 GB apart). Then the
+  // host's fused version, whose LLVM job (O3 on one row kernel of a
+  // 1,000-op program: 7 s) overlaps the GPU's.
+  ProgramVariant &eager = variants[0], &fused = variants[1];
+  const std::pair<ProgramVariant *, bool> order[] = {
+      {&eager, false}, {&eager, true}, {&fused, true}, {&fused, false}};
+  for (auto [vp, host] : order) {
+    ProgramVariant &v = *vp;
+    const bool isFused = &v == &fused;
+    if (!options.variants.has(host, isFused)) {
+      if (!host)
+        v.gpuError = options.float64Reference
+                         ? "a float64 reference has host eager code only"
+                         : "not built: the library holds --variants=" +
+                               options.variants.str();
+      else
+        v.hostCode = false;
+      continue;
+    }
+    PipelineOptions pipeline = options.pipeline;
+    pipeline.fusion.enabled = isFused;
+    pipeline.target = host ? Target::Host : Target::Gpu;
+    std::string variant = (host ? "host_" : "gpu_") + v.name;
+    OwningOpRef<ModuleOp> m = (host ? v.hostKernels : v.kernels)->clone();
+    renameForVariant(*m, variant);
+    SmallVector<std::string> entries;
+    for (func::FuncOp func : definedFunctions(*m))
+      entries.push_back(func.getName().str());
+    std::string gpuError;
+    LogicalResult ok = success();
+    {
+      // The GPU versions may be refused (a kernel the GPU mapping does
+      // not serve yet): that is recorded, not fatal. The host versions
+      // must compile.
+      std::optional<ScopedDiagnosticHandler> capture;
+      if (!host)
+        capture.emplace(module.getContext(), [&](Diagnostic &d) {
+          if (d.getSeverity() == DiagnosticSeverity::Error && gpuError.empty())
+            gpuError = d.str();
+          return success();
+        });
+      ok = runStages(*m, options, pipeline, Stage::Gpu, Stage::Gpu);
+      if (succeeded(ok)) {
+        renameKernelModule(*m, variant);
+        ok = runStages(*m, options, pipeline, Stage::Ptx, Stage::Llvm);
+      }
+    }
+    if (failed(ok)) {
+      if (host)
+        return failure();
+      v.gpuError = gpuError.empty() ? "the GPU pipeline failed" : gpuError;
+      continue;
+    }
+    auto job = std::make_unique<ObjectJob>();
+    job->context = std::make_unique<llvm::LLVMContext>();
+    job->module = translateModuleToLLVMIR(*m, *job->context);
+    if (!job->module)
+      return fail("translation of the " + variant + " code to LLVM IR failed");
+    // Its memory back before the launch code is cloned: the eager host
+    // version of a 1,000-op program is some 400 MB of MLIR.
+    m = nullptr;
+    job->launch = splitLaunchCode(*job->module, entries, variant);
+    FailureOr<std::string> path = temporaries.create(variant + ".o");
+    FailureOr<std::string> launchPath = temporaries.create(variant + "-launch.o");
+    if (failed(path) || failed(launchPath))
+      return failure();
+    job->path = *path;
+    job->launchPath = *launchPath;
+    auto objectTm = hostMachine(options.hostCpu);
+    if (!objectTm)
+      return cannotCompile(objectTm.takeError());
+    auto launchTm = hostMachine(options.hostCpu, llvm::CodeGenOptLevel::None);
+    if (!launchTm)
+      return cannotCompile(launchTm.takeError());
+    job->tm = std::move(*objectTm);
+    job->launchTm = std::move(*launchTm);
+    objects.push_back(*path);
+    objects.push_back(*launchPath);
+    ObjectJob *running = job.get();
+    jobs.push_back(std::move(job));
+    pool.async([running] { running->run(); });
   }
 
   // The manifest, as a C string the library exports, and the host CPU.

@@ -129,6 +129,16 @@ cl::opt<bool> float64Reference(
              "exits with status 3"),
     cl::init(false), cl::cat(kfuseCategory));
 
+cl::opt<std::string> variantsSpec(
+    "variants",
+    cl::desc("With --emit=lib, the versions whose code the library holds: "
+             "all (the default), fused, eager, or any of gpu_fused, "
+             "host_fused, gpu_eager, host_eager, comma-separated. The "
+             "manifest describes the kernels of both fusions either way; "
+             "kfuse-run builds what its run needs (fused, or eager with "
+             "--fusion=off; the host's only with --device=cpu)"),
+    cl::value_desc("list"), cl::init("all"), cl::cat(kfuseCategory));
+
 /// The exit status of a refused --float64-reference (kfuse-run's
 /// kNoFloat64ReferenceExit): --check then compares with the unfused run.
 constexpr int kNoFloat64ReferenceExit = 3;
@@ -301,6 +311,18 @@ int main(int argc, char **argv) {
                 "current directory)");
   if (emit == Emit::Lib && !dumpDir.empty())
     return fail("--dump-dir goes with the text stages, not --emit=lib");
+  llvm::Expected<kfuse::VariantSelection> selected =
+      kfuse::parseVariantSelection(variantsSpec);
+  if (!selected)
+    return fail(llvm::toString(selected.takeError()));
+  if (variantsSpec.getNumOccurrences() && emit != Emit::Lib)
+    return fail("--variants chooses the versions of a library: it goes with --emit=lib");
+  if (float64Reference && !selected->all() &&
+      selected->str() != "host_eager")
+    return fail("--float64-reference builds the host eager version only: leave out "
+                "--variants=" + variantsSpec);
+  if (float64Reference)
+    *selected = *kfuse::parseVariantSelection("host_eager");
   if (llvm::Error error = kfuse::checkOutputPath(outputFile, inputFile))
     return fail(std::move(error));
   if (llvm::Error error = kfuse::checkHostCpu(hostCpu))
@@ -380,7 +402,7 @@ int main(int argc, char **argv) {
     TimingScope timing = tm.getRootScope();
     kfuse::LibraryOptions library{
         *options, [&](PassManager &pm) { return configure(pm, timing); },
-        hostCpu, outputFile, runtimeDir.str().str(), /*hostEagerOnly=*/float64Reference};
+        hostCpu, outputFile, runtimeDir.str().str(), *selected, float64Reference};
     return failed(kfuse::buildSharedLibrary(*module, library)) ? 1 : 0;
   }
 

@@ -107,6 +107,10 @@ public:
   /// to why and `error` empty.
   bool reference(const Options &o, std::string &library, std::string &noReference,
                  std::string &error);
+  /// After run(): a library with the host eager version (for --check's
+  /// unfused run on the CPU) from the same text: the cache entry of
+  /// `--fusion=off --device=cpu`, compiled if missing.
+  bool unfused(const Options &o, std::string &library, std::string &error);
   /// Time to find and check the entry (a hit).
   double lookupMs = 0;
 

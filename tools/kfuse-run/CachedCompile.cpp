@@ -195,6 +195,7 @@ bool CachedCompile::run(const Options &o, std::string &library, RunReport &repor
   hashed = true;
   key.parts = {{"program", sha256Hex(text)},
                {"fusion", fusionPart(o)},
+               {"variants", libraryVariants(o)},
                {"gpu-chip", o.chip.empty() ? "default" : o.chip},
                {"block-size", o.blockSize.empty() ? "default" : o.blockSize},
                {"host-cpu", hostCpu()},
@@ -267,6 +268,39 @@ bool CachedCompile::reference(const Options &o, std::string &library, std::strin
   }
   // One not stored is compiled again by the next --check.
   return compileReference() && (references.store(referenceKey, library, why), true);
+}
+
+bool CachedCompile::unfused(const Options &o, std::string &library, std::string &error) {
+  Options u = o;
+  u.fused = u.switches = false;
+  u.fusion = "off";
+  u.device = "cpu";
+  auto compileUnfused = [&] {
+    progressStep("compiling the unfused version of " + baseName(o.program));
+    if (!keepSource(error))
+      return false;
+    u.compileSource = source;
+    double ms = 0;
+    bool ok = compileProgram(u, library, ms, error);
+    progressClear();
+    return ok;
+  };
+  if (!usable)
+    return compileUnfused();
+  CacheKey unfusedKey = key;
+  for (auto &[name, value] : unfusedKey.parts) {
+    if (name == "fusion")
+      value = fusionPart(u);
+    else if (name == "variants")
+      value = libraryVariants(u);
+  }
+  std::string problem, why;
+  if (cache.lookup(unfusedKey, problem)) {
+    library = cache.entryPath(unfusedKey);
+    return true;
+  }
+  // One not stored is compiled again by the next --check.
+  return compileUnfused() && (cache.store(unfusedKey, library, why), true);
 }
 
 bool CachedCompile::rebuild(const Options &o, const std::string &why, std::string &library,

@@ -96,11 +96,20 @@ void removeTempDir() {
   tempDirPath().clear();
 }
 
+std::string libraryVariants(const Options &o) {
+  std::string run = o.fused ? "fused" : "eager";
+  std::string variants = o.device == "cpu" ? "host_" + run : run;
+  return variants;
+}
+
 bool compileProgram(const Options &o, std::string &library, double &ms,
                     std::string &error, std::string *noReference) {
   if (tempDir().empty())
     return error = "cannot create a temporary directory", false;
-  library = tempDir() + (o.float64Reference ? "/reference.so" : "/program.so");
+  // Each build its own file: --check loads the unfused one beside the
+  // program's.
+  library = tempDir() + (o.float64Reference ? "/reference.so"
+                                            : "/program." + libraryVariants(o) + ".so");
   std::vector<std::string> argv = {selfDir() + "/kfuse-compile",
                                    o.compileSource.empty() ? o.program : o.compileSource,
                                    "--emit=lib", "-o", library, "--host-cpu=native"};
@@ -110,6 +119,8 @@ bool compileProgram(const Options &o, std::string &library, double &ms,
     argv.push_back("--source-name=" + o.program);
   if (o.float64Reference)
     argv.push_back("--float64-reference");
+  else
+    argv.push_back("--variants=" + libraryVariants(o));
   if (!o.chip.empty())
     argv.push_back("--gpu-chip=" + o.chip);
   if (!o.blockSize.empty())

@@ -53,6 +53,8 @@ VariantInfo variantInfo(const json::Value &v) {
   VariantInfo info;
   info.gpu = v["gpu"].boolean;
   info.gpuError = v["gpu_error"].string;
+  if (v["host_code"].kind == json::Value::Bool)
+    info.hostCode = v["host_code"].boolean;
   for (const json::Value &s : v["symbols"].array)
     info.symbols.push_back(s.string);
   for (const json::Value &k : v["kernels"].array) {

@@ -33,6 +33,9 @@ struct VariantInfo {
   std::vector<std::string> symbols; // what d0, d1, ... stand for
   bool gpu = false;
   std::string gpuError;
+  /// The library holds the host code (kfuse-compile --variants may leave
+  /// it out; manifests from before say nothing: they hold it).
+  bool hostCode = true;
   /// The host's own kernels (the host forms them from f64 moments: more
   /// ops, other names); null in a manifest from before they were recorded.
   std::shared_ptr<const VariantInfo> host;

@@ -18,6 +18,14 @@ void removeTempDir();
 /// control flow): --check then compares with the unfused run instead.
 constexpr int kNoFloat64ReferenceExit = 3;
 
+/// The versions of a .mlir program a run builds (kfuse-compile --variants):
+/// the one it runs (fused, or eager for --fusion=off), for the GPU and the
+/// host, or the host only with --device=cpu. An eager 1,000-op program is
+/// some 3,400 kernels: building them for a fused run took 40% of its
+/// first run's compile. (--check's unfused run has a library of its own:
+/// CachedCompile::unfused.)
+std::string libraryVariants(const Options &o);
+
 /// Compiles a .mlir program with the kfuse-compile next to this tool. For
 /// a float64 reference (o.float64Reference) that the program cannot have,
 /// returns false with `noReference` set to kfuse-compile's reason (and

@@ -176,6 +176,16 @@ int run(int argc, char **argv) {
   }
   report.function = f->name;
   const VariantInfo &variant = o.fused ? f->fused : f->eager;
+  // A library holds the versions kfuse-compile --variants chose.
+  std::string version = o.fused ? "fused" : "eager";
+  if (!variant.gpu && !variant.hostCode)
+    return fail(o.program + " holds no code for the " + version + " version of " + f->name +
+                " (" + variant.gpuError + "): compile it with kfuse-compile --variants=" +
+                version + " or all");
+  if (o.check && !isMlir && !f->eager.hostCode)
+    return fail("--check runs the host eager version of " + f->name + ", which " + o.program +
+                " does not hold: compile it with kfuse-compile --variants=all (or add "
+                "host_eager)");
 
   // The device: CUDA needs GPU code for every kernel.
   std::string note;
@@ -190,6 +200,10 @@ int run(int argc, char **argv) {
   }
   if (kfuse_rt_init(device.c_str(), why, sizeof(why)) != 0)
     return fail(std::string("cannot use the device: ") + why);
+  if (!kfuse_rt_is_cuda() && !variant.hostCode)
+    return fail(o.program + " holds no host code for the " + version + " version of " +
+                f->name + ", and the run is on the CPU: compile it with kfuse-compile "
+                "--variants=host_" + version + " or all");
   if (note.empty() && !kfuse_rt_is_cuda() && device == "auto")
     note = why;
   report.device = kfuse_rt_device_description();
@@ -338,9 +352,15 @@ int run(int argc, char **argv) {
         return fail(error);
       reference.clear();
     }
+    // The unfused run needs the host eager version: a .mlir program's own
+    // library holds only the version this run runs.
+    std::string unfusedLibrary = library;
+    if (!f->eager.hostCode && !compiled.unfused(o, unfusedLibrary, error))
+      return fail(error);
     progressStep(reference.empty() ? "checking against the unfused program on the CPU"
                                    : "checking against the program in float64 on the CPU");
-    report.check = checkResults(o, library, reference, *f, inputs, results, noReference, error);
+    report.check =
+        checkResults(o, unfusedLibrary, reference, *f, inputs, results, noReference, error);
     progressClear();
     if (!error.empty())
       return fail(error);
