@@ -2,7 +2,11 @@
 side with the same program's attention as three kernels (--fusion=
 attention=false), in one run on one machine:
 
-    ~/.cache/kfuse/venv/bin/python bench/attention.py [--repeat N]
+    ~/.cache/kfuse/venv/bin/python bench/attention.py [--repeat N] [--fusion F ...]
+
+(--fusion: each run's; default attention=false, on, and
+attention-min-scores=0, which forms the one kernel on the host runtime
+too: by default the host keeps three kernels below 1 GiB of scores.)
 
 For each: the kernels, the bytes the report counts, the median time a call
 and the attention's own kernels' time (kfuse-run's profiler: the kernel
@@ -52,6 +56,13 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--device", default="")
     parser.add_argument("--kfuse-run", default=os.path.join(ROOT, "build", "bin", "kfuse-run"))
+    # On the host runtime "on" leaves the attention as three kernels below
+    # 1 GiB of scores (attention-min-scores): attention-min-scores=0 times
+    # the one kernel there.
+    parser.add_argument("--fusion", nargs="+",
+                        default=["attention=false", "on", "attention-min-scores=0"],
+                        help="the --fusion of each run (default: the rule off, on, and "
+                             "the one kernel at any size)")
     parser.add_argument("--kfuse-import", default=os.path.join(ROOT, "importer", "kfuse-import"))
     opts = parser.parse_args()
     work = tempfile.mkdtemp(prefix="kfuse-attention-")
@@ -76,15 +87,15 @@ def measure(opts, work):
     scale = np.abs(truth).max()
     print(f"GPT-2 block B{models.B} T{models.T} D{models.D}; PyTorch f32: "
           f"max|err|/max|truth| = {np.abs(f32 - truth).max() / scale:.3g}")
-    print(f"{'fusion':<16} {'kernels':>7} {'GB/call':>8} {'ms/call':>9} {'attention ms':>13} "
+    print(f"{'fusion':<22} {'kernels':>7} {'GB/call':>8} {'ms/call':>9} {'attention ms':>13} "
           f"{'max|err|/max|truth|':>20}")
-    for fusion in ("attention=false", "on"):
+    for fusion in opts.fusion:
         out = os.path.join(work, f"out-{fusion}.npy")
         report, attention = run(opts.kfuse_run, program, inputs, fusion, opts.device,
                                    opts.repeat, out)
         err = np.abs(np.load(out).astype(np.float64) - truth).max() / scale
         attention_ms = sum(k["median_us"] for k in attention) / 1000
-        print(f"{fusion:<16} {report['fused']['kernels']:>7} "
+        print(f"{fusion:<22} {report['fused']['kernels']:>7} "
               f"{report['fused']['bytes'] / 1e9:>8.3f} {report['steady']['ms_per_call']:>9.2f} "
               f"{attention_ms:>13.2f} {err:>20.3g}   ({', '.join(k['name'] for k in attention)}; "
               f"{report['device']})")

@@ -123,6 +123,13 @@ defvar KfFusionOptions = [
   // an unsigned with a message the pass manager turns into an empty error.
   Option<"maxOps", "max-ops", "std::string", "\"0\"",
          "most ops in one kernel (0: no limit)">,
+  // A string for the same reason; empty: the target's default.
+  Option<"attentionMinScores", "attention-min-scores", "std::string", "\"\"",
+         "the attention rule forms a kernel only where the scores it never "
+         "writes take at least this many bytes (or are of dynamic size); "
+         "empty: the target's default (0 on the GPU; 1 GiB on the host "
+         "runtime, where three kernels are faster: the scores stay in "
+         "cache)">,
   Option<"pointwise", "pointwise", "bool", "true", "rule: elementwise chains">,
   Option<"reductionPrologue", "reduction-prologue", "bool", "true",
          "rule: elementwise into a reduction">,

@@ -56,6 +56,8 @@ struct AbsorbBroadcastIntoElementwise : RewritePattern {
 /// a scalar libm call (transformers' GPT-2 GELU computes pow(x, 3.0)).
 /// Integers take 2 and 3 only. Only where the exponent does not change
 /// the result's type (a 0-d or splat constant of x's dtype class).
+/// kf-to-linalg applies it too (populatePowByConstantPatterns): a program
+/// that was never canonicalized (the torch.compile backend's) still gets it.
 struct PowByConstantExponent : OpRewritePattern<PowOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -168,8 +170,12 @@ void kfuse::kf::populateViewPlacementPatterns(RewritePatternSet &patterns) {
   patterns.add<SliceBeforeReshape>(patterns.getContext());
 }
 
+void kfuse::kf::populatePowByConstantPatterns(RewritePatternSet &patterns) {
+  patterns.add<PowByConstantExponent>(patterns.getContext());
+}
+
 void KfDialect::getCanonicalizationPatterns(RewritePatternSet &patterns) const {
   populateAbsorbBroadcastPatterns(patterns);
   populateViewPlacementPatterns(patterns);
-  patterns.add<PowByConstantExponent>(patterns.getContext());
+  populatePowByConstantPatterns(patterns);
 }

@@ -28,6 +28,10 @@ void populateAbsorbBroadcastPatterns(mlir::RewritePatternSet &patterns);
 /// after the reshape that splits its dims (reshape(slice(x)) ->
 /// slice(reshape(x))). Used by the canonicalizer and by kf-to-linalg.
 void populateViewPlacementPatterns(mlir::RewritePatternSet &patterns);
+/// pow by the constant exponents PyTorch's own kernels compute without
+/// pow (2, 3, 0.5, -0.5, -1, -2) as those ops. Used by the canonicalizer
+/// and by kf-to-linalg, so that no pipeline leaves a pow(x, 3) to libm.
+void populatePowByConstantPatterns(mlir::RewritePatternSet &patterns);
 } // namespace kfuse::kf
 
 #define GET_OP_CLASSES

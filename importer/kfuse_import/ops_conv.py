@@ -12,7 +12,9 @@ once more transposed), and kf.cat reads each of its KH*KW inputs for every
 element it writes. An implicit GEMM on the matmul kernels (no im2col
 matrix) is not built yet. A depthwise convolution (one filter a channel)
 is no GEMM: the sum over kernel positions of each strided view times its
-weights, one fused elementwise kernel (_depthwise).
+weights, one fused elementwise kernel (_depthwise). A patch embedding
+(stride equal to the kernel) takes its im2col matrix as a transpose of the
+input's patches (_patch_matrix): each element is read once.
 
 Pooling is the same windows without a matmul: max_pool2d the kf.maximum of
 the KH*KW strided slices of the input padded with -inf (one pointwise
@@ -139,16 +141,29 @@ def convolution(ctx, node):
                  for t in range((kh, kw)[i])] for i in range(2)]
         y = _depthwise(ctx, padded, w, bias, (kh, kw), stride, dilation, out, real, hint)
         return ctx.em.reshape(y, [n, f, out[1]], hint=hint) if one_d else y
-    # im2col: [N, C, KH*KW, OH*OW] in (c, kh, kw) order, the weight's.
-    views = [ctx.em.reshape(v, [n, c, 1, p], hint=hint + "_col")
-             for v in _windows(ctx, padded, (kh, kw), stride, dilation, out, hint + "_win")]
-    cols = _cat(ctx, views, 2, hint + "_im2col")
+    # A patch embedding (ViT's, Mixer's, ConvNeXt's stem: the stride is
+    # the kernel, no padding, no dilation) reads each input element once:
+    # its im2col matrix is a transpose of the input's patches, one kernel,
+    # not KH*KW windows joined by a kf.cat (whose kernel selects among its
+    # inputs for every element it writes: Mixer's 16 x 16 patches made it a
+    # third of the model's CPU time).
+    patches = (g == 1 and list(stride) == [kh, kw] and list(padding) == [0, 0]
+               and list(dilation) == [1, 1])
+    if patches:
+        cols = None
+    else:
+        # im2col: [N, C, KH*KW, OH*OW] in (c, kh, kw) order, the weight's.
+        views = [ctx.em.reshape(v, [n, c, 1, p], hint=hint + "_col")
+                 for v in _windows(ctx, padded, (kh, kw), stride, dilation, out,
+                                   hint + "_win")]
+        cols = _cat(ctx, views, 2, hint + "_im2col")
     if g == 1 and p >= _WIDE:
         # The weight [F, K] times each image's columns [K, P] (a matmul
         # batched over N, the weight broadcast): the result is NCHW as it
         # is, with no transposes around the matmul, and the bias [F, 1] is
         # its epilogue.
-        cols = ctx.em.reshape(cols, [n, k, p], hint=hint + "_cols")
+        cols = (_patch_matrix(ctx, x, (kh, kw), out, "cols", hint) if patches
+                else ctx.em.reshape(cols, [n, k, p], hint=hint + "_cols"))
         y = ctx.em.matmul(ctx.em.reshape(w, [f, k], hint=hint + "_wmat"), cols,
                           hint=hint + "_mm")                    # [N, F, P]
         if bias is not None:
@@ -161,9 +176,12 @@ def convolution(ctx, node):
         # weight read transposed instead, its columns the F filters, at the
         # cost of a transpose on each side (ResNet-18 on 32x32 images: 72.6
         # ms the batched way at every stage, 43 ms this way).
-        cols = ctx.em.reshape(cols, [n, k, p], hint=hint + "_cols")
-        rows = ctx.em.reshape(ctx.em.transpose(cols, [0, 2, 1], hint=hint + "_colsT"),
-                              [n * p, k], hint=hint + "_rows")
+        if patches:
+            rows = _patch_matrix(ctx, x, (kh, kw), out, "rows", hint)
+        else:
+            cols = ctx.em.reshape(cols, [n, k, p], hint=hint + "_cols")
+            rows = ctx.em.reshape(ctx.em.transpose(cols, [0, 2, 1], hint=hint + "_colsT"),
+                                  [n * p, k], hint=hint + "_rows")
         wT = ctx.em.transpose(ctx.em.reshape(w, [f, k], hint=hint + "_wmat"), [1, 0],
                               hint=hint + "_wT")
         y = ctx.em.matmul(rows, wT, hint=hint + "_mm")          # [N*P, F]
@@ -180,6 +198,29 @@ def convolution(ctx, node):
                                                        hint=hint + "_bias"), hint=hint + "_add")
     shape = [n, f, out[1]] if one_d else [n, f, out[0], out[1]]
     return ctx.em.reshape(y, shape, hint=hint)
+
+
+def _patch_matrix(ctx, x, kernel, out, form, hint):
+    """The im2col matrix of a convolution whose stride is its kernel (no
+    padding, no dilation) over x [N, C, H, W]: the rows and columns past
+    the last whole patch dropped (a slice), x seen as [N, C, OH, KH, OW,
+    KW] and transposed, as "cols" [N, C*KH*KW, OH*OW] (element (c, kh, kw),
+    (oh, ow) is x[n, c, oh*KH + kh, ow*KW + kw]) or "rows" [N*OH*OW,
+    C*KH*KW]."""
+    n, c, h, w = x.type.shape
+    (kh, kw), (oh, ow) = kernel, out
+    if (h, w) != (oh * kh, ow * kw):
+        big = 9223372036854775807
+        x = ctx.em.emit(hint + "_whole", f"kf.slice %{x.name} starts [0, 0, 0, 0] ends "
+                                         f"[{big}, {big}, {oh * kh}, {ow * kw}] steps "
+                                         f"[1, 1, 1, 1] : {x.type}",
+                        KfType((n, c, oh * kh, ow * kw), x.type.dtype))
+    six = ctx.em.reshape(x, [n, c, oh, kh, ow, kw], hint=hint + "_patches")
+    if form == "cols":
+        t = ctx.em.transpose(six, [0, 1, 3, 5, 2, 4], hint=hint + "_patchesT")
+        return ctx.em.reshape(t, [n, c * kh * kw, oh * ow], hint=hint + "_cols")
+    t = ctx.em.transpose(six, [0, 2, 4, 1, 3, 5], hint=hint + "_patchesT")
+    return ctx.em.reshape(t, [n * oh * ow, c * kh * kw], hint=hint + "_rows")
 
 
 # Output positions from which a convolution's matmul takes them as its

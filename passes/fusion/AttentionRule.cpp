@@ -39,6 +39,23 @@ void Planner::formAttention(FusionPlan &plan) {
         members.push_back(it->second);
     if (members.empty() && !refusal.empty())
       plan.attentionsMissed.push_back({n, refusal});
+    // Where the target's three kernels are faster, the scores' size decides
+    // (FusionOptions.h: kHostAttentionMinScores).
+    if (!members.empty()) {
+      uint64_t least = opt.attentionMinScores.value_or(kGpuAttentionMinScores);
+      auto scores = cast<ShapedType>(pv.getDpsInputs()[0].getType());
+      if (least > 0 && scores.hasStaticShape()) {
+        uint64_t bytes = uint64_t(scores.getNumElements()) *
+                         (scores.getElementTypeBitWidth() / 8);
+        if (bytes < least) {
+          plan.attentionsMissed.push_back(
+              {n, "its scores take " + std::to_string(bytes) +
+                      " bytes, below attention-min-scores (" + std::to_string(least) +
+                      "): on this target the three kernels are faster"});
+          continue;
+        }
+      }
+    }
     // A kernel of the pattern's ops was refused by the mappings (isolated
     // ops), or it is over the op limit: the ops stay as the other rules
     // group them.

@@ -72,12 +72,20 @@ fusion::parseFusionOptions(StringRef spec,
       options.maxOps = *limit;
       continue;
     }
+    if (key == "attention-min-scores") {
+      std::optional<std::optional<uint64_t>> bytes = parseAttentionMinScores(value);
+      if (!hasValue || !bytes || !*bytes)
+        return emitError() << "attention-min-scores must be a number of bytes, got '"
+                           << value << "'";
+      options.attentionMinScores = **bytes;
+      continue;
+    }
     const RuleSwitch *rule = llvm::find_if(
         kRules, [&](const RuleSwitch &r) { return r.name == key; });
     if (rule == std::end(kRules)) {
       InFlightDiagnostic diag = emitError();
       diag << "unknown fusion option '" << word
-           << "': expected on, off, max-ops=N or a rule (";
+           << "': expected on, off, max-ops=N, attention-min-scores=BYTES or a rule (";
       llvm::interleave(
           kRules, [&](const RuleSwitch &r) { diag << r.name; },
           [&] { diag << ", "; });
@@ -96,6 +104,8 @@ std::string fusion::toString(const FusionOptions &options) {
   std::string s = options.enabled ? "fusion=on" : "fusion=off";
   if (options.maxOps != 0)
     s += " max-ops=" + std::to_string(options.maxOps);
+  if (options.attentionMinScores)
+    s += " attention-min-scores=" + std::to_string(*options.attentionMinScores);
   const FusionOptions defaults;
   for (const RuleSwitch &rule : kRules)
     if (options.*(rule.field) != defaults.*(rule.field))
@@ -110,6 +120,28 @@ std::optional<unsigned> fusion::parseMaxOps(StringRef text) {
   if (text.trim().getAsInteger(10, value))
     return std::nullopt;
   return value;
+}
+
+std::optional<std::optional<uint64_t>> fusion::parseAttentionMinScores(StringRef text) {
+  if (text.trim().empty())
+    return std::optional<uint64_t>();
+  uint64_t value;
+  if (text.trim().getAsInteger(10, value))
+    return std::nullopt;
+  return std::optional<uint64_t>(value);
+}
+
+LogicalResult fusion::checkStringOptions(MLIRContext *ctx, StringRef pass, StringRef maxOps,
+                                         StringRef attentionMinScores) {
+  if (!parseMaxOps(maxOps))
+    return emitError(UnknownLoc::get(ctx))
+           << pass << ": max-ops must be a number of ops from 0 (no limit) to 4294967295, got '"
+           << maxOps << "'";
+  if (!parseAttentionMinScores(attentionMinScores))
+    return emitError(UnknownLoc::get(ctx))
+           << pass << ": attention-min-scores must be a number of bytes, got '"
+           << attentionMinScores << "'";
+  return success();
 }
 
 KfFormKernelsOptions fusion::toPassOptions(const FusionOptions &options) {

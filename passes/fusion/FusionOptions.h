@@ -36,6 +36,10 @@ enum class FusionRule {
 struct FusionOptions {
   bool enabled = true;
   unsigned maxOps = 0; // 0: no limit
+  /// The least bytes of scores for which the attention rule forms a kernel
+  /// (static sizes; dynamic ones are formed); nullopt: the target's
+  /// default, kGpuAttentionMinScores or kHostAttentionMinScores.
+  std::optional<uint64_t> attentionMinScores;
 #define FUSION_RULE(Enum, field, name, description) bool field = true;
 #include "passes/fusion/FusionRules.def"
 
@@ -46,6 +50,16 @@ struct FusionOptions {
 /// The name of `rule`'s switch, as the pass option and `--fusion` spell it
 /// (`row-persistent`).
 llvm::StringRef ruleName(FusionRule rule);
+
+/// The attention rule's default least scores (`attention-min-scores`) by
+/// target. On the GPU the kernel pays at any size (the scores' round trip
+/// through memory is the cost it removes). On the host runtime the three
+/// kernels were faster at every size measured (GPT-2 blocks of T64 and
+/// T512: 1.2 and 1.5 times; docs/BENCHMARKS.md): their scores stay in
+/// cache, and the matmuls run the register-tiled kernel. The one kernel is
+/// formed there where the scores would take a gigabyte of memory.
+constexpr uint64_t kGpuAttentionMinScores = 0;
+constexpr uint64_t kHostAttentionMinScores = uint64_t(1) << 30;
 
 /// The most elements a reduction unrolled in one thread combines
 /// (`small-reduction`): the flat mapping runs such a reduction as
@@ -74,6 +88,18 @@ std::string toString(const FusionOptions &options);
 /// message the pass manager turns into an empty error.
 std::optional<unsigned> parseMaxOps(llvm::StringRef text);
 
+/// The value of the `attention-min-scores` pass option: empty (the
+/// target's default: an engaged nullopt) or a number of bytes; nullopt
+/// for anything else.
+std::optional<std::optional<uint64_t>> parseAttentionMinScores(llvm::StringRef text);
+
+/// Checks the fusion options llvm::cl takes as strings (max-ops,
+/// attention-min-scores) of `pass`, before any IR is touched; the error
+/// names the pass and the option.
+mlir::LogicalResult checkStringOptions(mlir::MLIRContext *ctx, llvm::StringRef pass,
+                                       llvm::StringRef maxOps,
+                                       llvm::StringRef attentionMinScores);
+
 /// The options of kf-form-kernels that say `options` (for building a
 /// pipeline in C++).
 KfFormKernelsOptions toPassOptions(const FusionOptions &options);
@@ -88,6 +114,8 @@ FusionOptions readFusionOptions(const PassOrOptions &p) {
   o.enabled = mode == FusionMode::On;
   const std::string &maxOps = p.maxOps;
   o.maxOps = parseMaxOps(maxOps).value_or(0);
+  const std::string &minScores = p.attentionMinScores;
+  o.attentionMinScores = parseAttentionMinScores(minScores).value_or(std::nullopt);
 #define FUSION_RULE(Enum, field, name, description) o.field = p.field;
 #include "passes/fusion/FusionRules.def"
   return o;
@@ -99,6 +127,8 @@ template <typename PassOptions>
 void writeFusionOptions(const FusionOptions &options, PassOptions &o) {
   o.fusion = options.enabled ? FusionMode::On : FusionMode::Off;
   o.maxOps = std::to_string(options.maxOps);
+  o.attentionMinScores =
+      options.attentionMinScores ? std::to_string(*options.attentionMinScores) : "";
 #define FUSION_RULE(Enum, field, name, description) o.field = options.field;
 #include "passes/fusion/FusionRules.def"
 }

@@ -268,12 +268,7 @@ struct KfFormKernelsPass
   /// A bad option is refused before any IR is touched (llvm::cl checks
   /// `fusion`).
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (!parseMaxOps(maxOps))
-      return emitError(UnknownLoc::get(ctx))
-             << "kf-form-kernels: max-ops must be a number of ops from 0 "
-                "(no limit) to 4294967295, got '"
-             << maxOps << "'";
-    return success();
+    return checkStringOptions(ctx, "kf-form-kernels", maxOps, attentionMinScores);
   }
 
   /// The statistic that counts the pairs decided for `r`.

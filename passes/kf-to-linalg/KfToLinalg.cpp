@@ -101,6 +101,7 @@ struct KfToLinalgPass : kfuse::impl::KfToLinalgBase<KfToLinalgPass> {
     populateKfDecomposePatterns(prepare, f64Moments);
     kf::populateAbsorbBroadcastPatterns(prepare);
     kf::populateViewPlacementPatterns(prepare);
+    kf::populatePowByConstantPatterns(prepare);
     if (failed(applyPatternsGreedily(root, std::move(prepare))))
       return signalPassFailure();
 

@@ -189,12 +189,18 @@ void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
   case Stage::Linalg:
     pm.addPass(createKfToLinalgFor(options.target));
     return;
-  case Stage::Kernels:
-    pm.addPass(createKfFormKernels(fusion::toPassOptions(options.fusion)));
+  case Stage::Kernels: {
+    // The target's own attention default (FusionOptions.h says why).
+    fusion::FusionOptions fusion = options.fusion;
+    if (!fusion.attentionMinScores)
+      fusion.attentionMinScores =
+          host ? fusion::kHostAttentionMinScores : fusion::kGpuAttentionMinScores;
+    pm.addPass(createKfFormKernels(fusion::toPassOptions(fusion)));
     // A known bug in the fused kernels, for the tests of kfuse-run --check.
     if (options.fusion.enabled && !options.mutation.empty())
       pm.addPass(createKfPlantMutation(KfPlantMutationOptions{options.mutation}));
     return;
+  }
   case Stage::Gpu:
     // Each kernel becomes one gpu.launch named after it, then a gpu.func;
     // the host's buffers become device buffers, all on one stream.

@@ -122,6 +122,11 @@ struct FusionPipelineOptions : mlir::PassPipelineOptions<Derived> {
   Option<std::string> maxOps{*this, "max-ops",
                              llvm::cl::desc("most ops in one kernel (0: no limit)"),
                              llvm::cl::init("0")};
+  Option<std::string> attentionMinScores{
+      *this, "attention-min-scores",
+      llvm::cl::desc("least bytes of scores for an attention kernel (empty: the target's "
+                     "default, 0 on the GPU, 1 GiB on the host runtime)"),
+      llvm::cl::init("")};
 #define FUSION_RULE(Enum, field, name, description)                           \
   Option<bool> field{*this, name, llvm::cl::desc(description), llvm::cl::init(true)};
 #include "passes/fusion/FusionRules.def"
@@ -132,6 +137,11 @@ struct FusionPipelineOptions : mlir::PassPipelineOptions<Derived> {
     if (!fusion::parseMaxOps(maxOps)) {
       refuse("max-ops must be a number of ops from 0 (no limit) to "
              "4294967295, got '" + maxOps + "'");
+      return mlir::failure();
+    }
+    if (!fusion::parseAttentionMinScores(attentionMinScores)) {
+      refuse("attention-min-scores must be a number of bytes, got '" +
+             attentionMinScores + "'");
       return mlir::failure();
     }
     return fusion::readFusionOptions(*this);

@@ -154,11 +154,9 @@ struct KfKernelReportPass
   /// Bad options are refused before any IR is touched (llvm::cl checks
   /// `fusion` and `format`).
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (!fusion::parseMaxOps(maxOps))
-      return emitError(UnknownLoc::get(ctx))
-             << "kf-kernel-report: max-ops must be a number of ops from 0 "
-                "(no limit) to 4294967295, got '"
-             << maxOps << "'";
+    if (failed(fusion::checkStringOptions(ctx, "kf-kernel-report", maxOps,
+                                          attentionMinScores)))
+      return failure();
     std::string why;
     if (failed(gpu::gpuTargetOf(chip, [&](const Twine &t) { why = t.str(); })))
       return emitError(UnknownLoc::get(ctx)) << "kf-kernel-report: " << why;

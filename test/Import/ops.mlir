@@ -324,7 +324,23 @@
 // CHECK:         %avg_pool2d_1 = kf.div %avg_pool2d_1_sum_7, %avg_pool2d_1_count : tensor<2x8x4x4xf32>, tensor<4x4xf32>
 // A channel multiplier of 2 is an im2col GEMM batched over the groups.
 // CHECK:         kf.matmul %{{.*}}_wmat, %{{.*}} : tensor<8x2x9xf32>, tensor<2x8x9x64xf32>
-// CHECK:         return {{.*}} : tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>, tensor<2x6x8x8xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x1x1xf32>, tensor<2x8x2x4xf32>, tensor<2x5x5xf32>, tensor<2x8x4x4xf32>, tensor<2x16x8x8xf32>, tensor<2x4x9xf32>, tensor<2x8x1x1xf32>
+// A patch embedding (stride = kernel, no padding): the im2col matrix is
+// the input's patches transposed, each element read once, no windows and
+// no kf.cat. 4x4 patches of the 15x16 input: the last 3 rows dropped, 12
+// positions (the rows form [N*P, K] against the weight read transposed);
+// 1x2 patches: 120 positions (the columns form [N, K, P]).
+// CHECK:         %convolution_8_whole = kf.slice %x starts [0, 0, 0, 0] ends [9223372036854775807, 9223372036854775807, 12, 16] steps [1, 1, 1, 1] : tensor<2x3x15x16xf32>
+// CHECK-NEXT:    %convolution_8_patches = kf.reshape %convolution_8_whole [2, 3, 3, 4, 4, 4] : tensor<2x3x12x16xf32>
+// CHECK-NEXT:    %convolution_8_patchesT = kf.transpose %convolution_8_patches [0, 2, 4, 1, 3, 5] : tensor<2x3x3x4x4x4xf32>
+// CHECK-NEXT:    %convolution_8_rows = kf.reshape %convolution_8_patchesT [24, 48] : tensor<2x3x4x3x4x4xf32>
+// CHECK-NOT:     kf.cat
+// CHECK:         %convolution_9_patches = kf.reshape %x [2, 3, 15, 1, 8, 2] : tensor<2x3x15x16xf32>
+// CHECK-NEXT:    %convolution_9_patchesT = kf.transpose %convolution_9_patches [0, 1, 3, 5, 2, 4] : tensor<2x3x15x1x8x2xf32>
+// CHECK-NEXT:    %convolution_9_cols = kf.reshape %convolution_9_patchesT [2, 6, 120] : tensor<2x3x1x2x15x8xf32>
+// CHECK-NEXT:    %convolution_9_wmat = kf.reshape %p_patch_wide_weight [5, 6] : tensor<5x3x1x2xf32>
+// CHECK-NEXT:    %convolution_9_mm = kf.matmul %convolution_9_wmat, %convolution_9_cols : tensor<5x6xf32>, tensor<2x6x120xf32>
+// CHECK-NOT:     kf.cat
+// CHECK:         return {{.*}} : tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>, tensor<2x6x8x8xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x1x1xf32>, tensor<2x8x2x4xf32>, tensor<2x5x5xf32>, tensor<2x8x4x4xf32>, tensor<2x16x8x8xf32>, tensor<2x4x9xf32>, tensor<2x8x1x1xf32>, tensor<2x8x3x4xf32>, tensor<2x5x15x8xf32>
 
 // A torch.export.Dim is a '?'; reshapes keep it as -1.
 // CHECK-LABEL: func.func @dynamic(

@@ -90,8 +90,12 @@ private:
   // AttentionHost.cpp
   Value vectorDots(ArrayRef<Value> q);
   Value vectorScores(Value dots, Value row, Value j0);
+  Value scoreOperand(OpOperand &operand, AffineMap map, Value row, Value j0,
+                     ArrayRef<Value> keys);
   Value vectorApply(linalg::LinalgOp op, ArrayRef<Value> args);
   void vectorAccumulate(Value r, Value rescale, ArrayRef<Value> probabilities);
+  void accumulateDims(Value r, Value rescale, ArrayRef<Value> probabilities, int64_t d,
+                      int64_t width);
   void hostTile(Value r, Value row, Value j0);
   SmallVector<Value> loadQ(Value row, Value valid);
   SmallVector<Value> initialState();

@@ -20,14 +20,15 @@ namespace kfuse::gpu::attention {
 
 /// The host's scores of the tile's keys, one vector a dim: the staged
 /// k^T's row times q's element, added to the running sums (the body's
-/// order: acc + q * k).
+/// order: acc + q * k) by one fused multiply-add, as the GPU's contracted
+/// code and PyTorch's CPU matmuls do.
 Value AttentionEmitter::vectorDots(ArrayRef<Value> q) {
   auto type = VectorType::get({tileKeys}, b.getF32Type());
   Value sums = vector::BroadcastOp::create(b, loc, type, fillValue(p.qkFill));
   for (int64_t d = 0; d < headDim; ++d) {
     Value k = vector::LoadOp::create(b, loc, type, kTile, ValueRange{index(d), zero});
     Value qd = vector::BroadcastOp::create(b, loc, type, q[d]);
-    sums = arith::AddFOp::create(b, loc, sums, arith::MulFOp::create(b, loc, qd, k));
+    sums = vector::FMAOp::create(b, loc, qd, k, sums);
   }
   return sums;
 }
@@ -82,16 +83,7 @@ Value AttentionEmitter::vectorScores(Value dots, Value row, Value j0) {
         args.push_back(x);
         continue;
       }
-      Type element = cast<ShapedType>(operand.get().getType()).getElementType();
-      SmallVector<Value> values;
-      for (Value j : keys) {
-        SmallVector<Value> ivs(batchIvs);
-        ivs.append({row, j});
-        values.push_back(memref::LoadOp::create(
-            b, loc, operand.get(), indices(b, loc, g.getMatchingIndexingMap(&operand), ivs)));
-      }
-      args.push_back(vector::FromElementsOp::create(
-          b, loc, VectorType::get({tileKeys}, element), values));
+      args.push_back(scoreOperand(operand, g.getMatchingIndexingMap(&operand), row, j0, keys));
     }
     x = vectorApply(g, args);
     previous = produced(g);
@@ -100,6 +92,51 @@ Value AttentionEmitter::vectorScores(Value dots, Value row, Value j0) {
       b, loc, VectorType::get({tileKeys}, b.getI1Type()), inside);
   Value lowest = vector::BroadcastOp::create(b, loc, x.getType(), fillValue(p.maxFill));
   return arith::SelectOp::create(b, loc, mask, x, lowest);
+}
+
+/// Another input of a score op (a mask, a bias) at query `row` and the
+/// tile's keys from j0 (`keys`: each lane's key, the last for lanes past
+/// it): one load broadcast where it does not vary with the key (a mask
+/// broadcast over keys), one masked vector load where the key is its last,
+/// unit-stride dim (lanes past the last key read 1, so that an integer
+/// division there cannot trap, and are dropped), and
+/// lane by lane otherwise, and for bools, whose buffers hold a byte an
+/// element (a vector of i1 would read bits).
+Value AttentionEmitter::scoreOperand(OpOperand &operand, AffineMap map, Value row, Value j0,
+                                     ArrayRef<Value> keys) {
+  Value buffer = operand.get();
+  auto type = cast<MemRefType>(buffer.getType());
+  Type element = type.getElementType();
+  auto lanes = VectorType::get({tileKeys}, element);
+  auto at = [&](Value j) {
+    SmallVector<Value> ivs(batchIvs);
+    ivs.append({row, j});
+    return indices(b, loc, map, ivs);
+  };
+  unsigned key = map.getNumDims() - 1;
+  if (!map.isFunctionOfDim(key))
+    return vector::BroadcastOp::create(b, loc, lanes,
+                                       memref::LoadOp::create(b, loc, buffer, at(j0)));
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  bool keyLast = map.getNumResults() > 0 && map.getResults().back() == b.getAffineDimExpr(key) &&
+                 llvm::count_if(map.getResults(), [&](AffineExpr e) {
+                   return e.isFunctionOfDim(key);
+                 }) == 1;
+  if (keyLast && !element.isInteger(1) &&
+      succeeded(type.getStridesAndOffset(strides, offset)) && strides.back() == 1) {
+    Value size = memref::DimOp::create(b, loc, buffer, type.getRank() - 1);
+    Value count = arith::SubIOp::create(b, loc, arith::MaxUIOp::create(b, loc, size, j0), j0);
+    Value mask = vector::CreateMaskOp::create(
+        b, loc, VectorType::get({tileKeys}, b.getI1Type()), ValueRange{count});
+    Value ones = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(lanes, b.getOneAttr(element)));
+    return vector::MaskedLoadOp::create(b, loc, lanes, buffer, at(j0), mask, ones);
+  }
+  SmallVector<Value> values;
+  for (Value j : keys)
+    values.push_back(memref::LoadOp::create(b, loc, buffer, at(j)));
+  return vector::FromElementsOp::create(b, loc, lanes, values);
 }
 
 /// One tile of keys for the block's row `r` (query `row`) on vectors: the
@@ -138,25 +175,16 @@ void AttentionEmitter::hostTile(Value r, Value row, Value j0) {
 }
 
 /// The host's output row (in stateBuffer[r][2..]) rescaled and
-/// accumulated, `tileKeys` dims a vector (acc * rescale, then + p * v key
-/// by key: the scalar path's order); dims past the last full vector one
-/// by one.
+/// accumulated, up to `tileKeys` dims a vector (acc * rescale, then + p * v
+/// key by key: the scalar path's order); the widest of 32, 16, 8 and 4
+/// dims that the row has first, so that a head of 16 dims is one vector,
+/// not 16 scalar loops over the keys (that made GPT-2's heads of 16 dims
+/// 2x slower than three kernels); dims past the last vector one by one.
 void AttentionEmitter::vectorAccumulate(Value r, Value rescale, ArrayRef<Value> probabilities) {
-  int64_t width = tileKeys;
-  auto type = VectorType::get({width}, b.getF32Type());
-  Value scale = vector::BroadcastOp::create(b, loc, type, rescale);
   int64_t d = 0;
-  for (; d + width <= valueDim; d += width) {
-    SmallVector<Value> at = {r, index(2 + d)};
-    Value acc = vector::LoadOp::create(b, loc, type, stateBuffer, at);
-    acc = arith::MulFOp::create(b, loc, acc, scale);
-    for (auto [jj, prob] : llvm::enumerate(probabilities)) {
-      Value v = vector::LoadOp::create(b, loc, type, vTile, ValueRange{index(jj), index(d)});
-      Value pv = vector::BroadcastOp::create(b, loc, type, prob);
-      acc = arith::AddFOp::create(b, loc, acc, arith::MulFOp::create(b, loc, pv, v));
-    }
-    vector::StoreOp::create(b, loc, acc, stateBuffer, at);
-  }
+  for (int64_t width = tileKeys; width >= 4; width /= 2)
+    for (; d + width <= valueDim; d += width)
+      accumulateDims(r, rescale, probabilities, d, width);
   for (; d < valueDim; ++d) {
     SmallVector<Value> at = {r, index(2 + d)};
     Value acc = arith::MulFOp::create(
@@ -166,6 +194,24 @@ void AttentionEmitter::vectorAccumulate(Value r, Value rescale, ArrayRef<Value> 
       acc = apply(p.pv, {prob, v, acc});
     }
     memref::StoreOp::create(b, loc, acc, stateBuffer, at);
+  }
+}
+
+/// Dims d..d+width of the output row on one vector (vectorAccumulate).
+void AttentionEmitter::accumulateDims(Value r, Value rescale, ArrayRef<Value> probabilities,
+                                      int64_t d, int64_t width) {
+  auto type = VectorType::get({width}, b.getF32Type());
+  Value scale = vector::BroadcastOp::create(b, loc, type, rescale);
+  {
+    SmallVector<Value> at = {r, index(2 + d)};
+    Value acc = vector::LoadOp::create(b, loc, type, stateBuffer, at);
+    acc = arith::MulFOp::create(b, loc, acc, scale);
+    for (auto [jj, prob] : llvm::enumerate(probabilities)) {
+      Value v = vector::LoadOp::create(b, loc, type, vTile, ValueRange{index(jj), index(d)});
+      Value pv = vector::BroadcastOp::create(b, loc, type, prob);
+      acc = vector::FMAOp::create(b, loc, pv, v, acc);
+    }
+    vector::StoreOp::create(b, loc, acc, stateBuffer, at);
   }
 }
 

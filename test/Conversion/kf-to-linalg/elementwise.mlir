@@ -245,3 +245,28 @@ func.func @binary_rest(%a: tensor<8xf32>, %i: tensor<8xi64>, %b: tensor<8xi1>) -
   %8 = kf.mul %b, %b : tensor<8xi1>, tensor<8xi1>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xi64>, tensor<8xi64>, tensor<8xi64>, tensor<8xi64>, tensor<8xi1>
 }
+
+// -----
+
+// pow by a constant exponent that PyTorch's kernels compute without pow is
+// those ops here too, not only under --canonicalize: x^3 as (x * x) * x,
+// x^-0.5 as rsqrt (a pow on the host is a scalar libm call a lane: the
+// GELU of transformers' GPT-2 computes pow(x, 3.0)). Other exponents keep
+// math.powf.
+// CHECK-LABEL: func.func @pow_by_constant
+// CHECK-NOT: math.powf
+// CHECK: arith.mulf
+// CHECK: arith.mulf
+// CHECK: math.rsqrt
+// CHECK: math.powf
+// CHECK-NOT: math.powf
+// CHECK: return
+func.func @pow_by_constant(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %c3 = kf.constant dense<3.0> : tensor<f32>
+  %0 = kf.pow %x, %c3 : tensor<8xf32>, tensor<f32>
+  %ch = kf.constant dense<-0.5> : tensor<f32>
+  %1 = kf.pow %x, %ch : tensor<8xf32>, tensor<f32>
+  %c25 = kf.constant dense<2.5> : tensor<f32>
+  %2 = kf.pow %x, %c25 : tensor<8xf32>, tensor<f32>
+  return %0, %1, %2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}

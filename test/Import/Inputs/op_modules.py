@@ -210,6 +210,11 @@ class Convs(nn.Module):
         self.dw7 = nn.Conv2d(8, 8, 7, stride=2, padding=3, groups=8, bias=False)
         self.dw_x2 = nn.Conv2d(8, 16, 3, padding=1, groups=8)
         self.dw1d = nn.Conv1d(4, 4, 5, padding=2, groups=4)
+        # Patch embeddings (stride = kernel): 4x4 patches of the 15x16
+        # input (its last 3 rows in no patch; 12 positions: the rows form),
+        # and 1x2 patches (120 positions: the columns form).
+        self.patch = nn.Conv2d(3, 8, 4, stride=4)
+        self.patch_wide = nn.Conv2d(3, 5, (1, 2), stride=(1, 2))
 
     def forward(self, x, s):
         y = self.c1(x).relu()
@@ -219,7 +224,7 @@ class Convs(nn.Module):
                 F.adaptive_avg_pool2d(y, 1), F.adaptive_avg_pool2d(y, (2, 4)), self.c1d(s),
                 self.dw7(y), self.dw_x2(y), self.dw1d(s),
                 # 7x7 over a 1x1 input: 48 of 49 positions read padding only.
-                self.dw7(F.adaptive_avg_pool2d(y, 1)))
+                self.dw7(F.adaptive_avg_pool2d(y, 1)), self.patch(x), self.patch_wide(x))
 
 
 _batch = torch.export.Dim("batch", min=2, max=1024)
