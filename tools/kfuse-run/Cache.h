@@ -40,6 +40,7 @@
 #include "Options.h"
 #include "Report.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,6 +117,14 @@ public:
 
 private:
   bool keepSource(std::string &error);
+  /// Compiles `variant` of the program (the hashed text) beside the run's
+  /// own library, the progress line saying `what` it is.
+  bool compileBeside(const std::string &what, Options variant, std::string &library,
+                     std::string &error, std::string *noReference = nullptr);
+  /// The entry `entryKey` of `entries`, or `build` then stored (a failed
+  /// store costs a compile next time, not the run).
+  bool lookupOrBuild(CompileCache &entries, const CacheKey &entryKey, std::string &library,
+                     const std::function<bool()> &build);
   bool compile(const Options &o, std::string &library, RunReport &report,
                std::string &error);
   CompileCache cache;

@@ -240,34 +240,47 @@ bool CachedCompile::run(const Options &o, std::string &library, RunReport &repor
   return true;
 }
 
+bool CachedCompile::compileBeside(const std::string &what, Options variant,
+                                  std::string &library, std::string &error,
+                                  std::string *noReference) {
+  progressStep("compiling " + what + " of " + baseName(variant.program));
+  if (!keepSource(error))
+    return false;
+  variant.compileSource = source;
+  double ms = 0;
+  bool ok = compileProgram(variant, library, ms, error, noReference);
+  progressClear();
+  return ok;
+}
+
+bool CachedCompile::lookupOrBuild(CompileCache &entries, const CacheKey &entryKey,
+                                  std::string &library,
+                                  const std::function<bool()> &build) {
+  std::string problem, why;
+  if (entries.lookup(entryKey, problem)) {
+    library = entries.entryPath(entryKey);
+    return true;
+  }
+  // One not stored is compiled again by the next --check.
+  return build() && (entries.store(entryKey, library, why), true);
+}
+
 bool CachedCompile::reference(const Options &o, std::string &library, std::string &noReference,
                               std::string &error) {
   Options ref = o;
   ref.float64Reference = true;
-  auto compileReference = [&] {
-    progressStep("compiling the float64 reference of " + baseName(o.program));
-    if (!keepSource(error))
-      return false;
-    ref.compileSource = source;
-    double ms = 0;
-    bool ok = compileProgram(ref, library, ms, error, &noReference);
-    progressClear();
-    return ok;
+  auto build = [&] {
+    return compileBeside("the float64 reference", ref, library, error, &noReference);
   };
   // References are kept apart, in ROOT/float64/compile: the program's
   // folder holds programs only (and each folder is trimmed on its own).
   CompileCache references;
-  std::string problem, why;
+  std::string why;
   if (!usable || !references.open(cacheRoot(o) + "/float64", why))
-    return compileReference();
+    return build();
   CacheKey referenceKey = key;
   referenceKey.parts.push_back({"build", "float64 reference"});
-  if (references.lookup(referenceKey, problem)) {
-    library = references.entryPath(referenceKey);
-    return true;
-  }
-  // One not stored is compiled again by the next --check.
-  return compileReference() && (references.store(referenceKey, library, why), true);
+  return lookupOrBuild(references, referenceKey, library, build);
 }
 
 bool CachedCompile::unfused(const Options &o, std::string &library, std::string &error) {
@@ -275,18 +288,10 @@ bool CachedCompile::unfused(const Options &o, std::string &library, std::string 
   u.fused = u.switches = false;
   u.fusion = "off";
   u.device = "cpu";
-  auto compileUnfused = [&] {
-    progressStep("compiling the unfused version of " + baseName(o.program));
-    if (!keepSource(error))
-      return false;
-    u.compileSource = source;
-    double ms = 0;
-    bool ok = compileProgram(u, library, ms, error);
-    progressClear();
-    return ok;
-  };
+  auto build = [&] { return compileBeside("the unfused version", u, library, error); };
   if (!usable)
-    return compileUnfused();
+    return build();
+  // The entry of a --fusion=off --device=cpu run of the same program.
   CacheKey unfusedKey = key;
   for (auto &[name, value] : unfusedKey.parts) {
     if (name == "fusion")
@@ -294,13 +299,7 @@ bool CachedCompile::unfused(const Options &o, std::string &library, std::string 
     else if (name == "variants")
       value = libraryVariants(u);
   }
-  std::string problem, why;
-  if (cache.lookup(unfusedKey, problem)) {
-    library = cache.entryPath(unfusedKey);
-    return true;
-  }
-  // One not stored is compiled again by the next --check.
-  return compileUnfused() && (cache.store(unfusedKey, library, why), true);
+  return lookupOrBuild(cache, unfusedKey, library, build);
 }
 
 bool CachedCompile::rebuild(const Options &o, const std::string &why, std::string &library,
