@@ -224,11 +224,18 @@ Value expF32(OpBuilder &b, Location loc, Value x) {
   auto c = [&](double v) { return constant(ft, b.getF32FloatAttr(v)); };
   auto ci = [&](int64_t v) { return constant(it, b.getI32IntegerAttr(v)); };
   auto fma = [&](Value a, Value m, Value s) { return math::FmaOp::create(b, loc, a, m, s); };
-  // Below -104 the result is 0 and above 89 inf, in float; clamping keeps
-  // 2^n in range. maxnumf/minnumf are single instructions; NaN is put
-  // back at the end.
-  Value xc = arith::MinNumFOp::create(b, loc, arith::MaxNumFOp::create(b, loc, x, c(-104.0)),
-                                      c(89.0));
+  // Below -104 the result is 0 (exp(-104) < 2^-150 rounds to 0) and above
+  // 89 inf, in float; clamping keeps 2^n in range. maxnumf/minnumf are
+  // single instructions; NaN is put back at the end. The lanes below -104
+  // compute exp(0) and are 0 at the end: computed at -104 (n = -150), the
+  // last product is subnormal, which x86 finishes in microcode, a hundred
+  // cycles or more a lane; a causal softmax's masked scores are all there
+  // (the Llama block's softmax: most of its time).
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, c(-104.0));
+  Value xc = arith::SelectOp::create(
+      b, loc, below, c(0.0),
+      arith::MinNumFOp::create(b, loc, arith::MaxNumFOp::create(b, loc, x, c(-104.0)),
+                               c(89.0)));
   Value n = math::RoundEvenOp::create(
       b, loc, arith::MulFOp::create(b, loc, xc, c(1.44269504088896341)));
   // r = x - n ln 2, ln 2 in two parts (Cephes' C1 + C2), exact for |n| < 2^9.
@@ -250,6 +257,7 @@ Value expF32(OpBuilder &b, Location loc, Value x) {
     return arith::BitcastOp::create(b, loc, ft, bits);
   };
   Value e = arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, y, pow2(n1)), pow2(n2));
+  e = arith::SelectOp::create(b, loc, below, c(0.0), e);
   Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
   return arith::SelectOp::create(b, loc, isNan, x, e);
 }

@@ -27,6 +27,9 @@ def run(entry, inputs):
 x = rng.uniform(-87.0, 88.5, (5, 1003)).astype(np.float32)
 x[0, :6] = [0.0, -0.0, np.nan, -np.inf, np.inf, -104.5]
 x[4, -1] = 88.72  # the last element: a pointwise kernel's scalar tail
+# Around the flush to 0: below -104 the lanes compute exp(0) and give 0
+# (exp(-104) < 2^-150 rounds to 0 in f32), above it subnormal results.
+x[1, :6] = [-104.0, -104.001, -103.9, -100.0, -90.0, -3.4e38]
 zero = np.zeros((5, 1), np.float32)
 
 a = run("pointwise_exp", [x])
@@ -51,3 +54,8 @@ row0 = a[0, :6]
 ok = (row0[0] == 1 and row0[1] == 1 and np.isnan(row0[2]) and row0[3] == 0 and
       np.isinf(row0[4]) and row0[4] > 0 and row0[5] == 0)
 print("specials:", "ok" if ok else f"WRONG {row0}")
+# The subnormal range, against float64 exp rounded to f32: within one
+# subnormal step (1.4e-45), zero where the rounded value is.
+row1, want = a[1, :6].astype(np.float64), np.exp(x[1, :6].astype(np.float64)).astype(np.float32)
+low = (np.abs(row1 - want) <= 1.5e-45).all() and (row1[[0, 1, 5]] == 0).all() and row1[2] > 0
+print("subnormals:", "ok" if low else f"WRONG {row1} against {want}")
