@@ -148,14 +148,20 @@ func.func @uses_expm1(%x: f64) -> f64 {
 
 // exp of f32 is Cephes' expf in f32 arithmetic, vector and scalar alike (a
 // row kernel's vector exp and a pointwise kernel's scalar tail compute the
-// same bits): x clamped to [-104, 89], n = roundeven(x log2 e), r = x - n
+// same bits): x clamped to [-104, 89], and 0 in place of x below -104
+// (those lanes' result is 0: computed at -104 their last product is
+// subnormal, an x86 microcode assist), n = roundeven(x log2 e), r = x - n
 // ln 2 in two parts, the polynomial, 2^n as two halves built from exponent
-// bits (+127, << 23), NaN put back. No libm call.
+// bits (+127, << 23), the lanes below -104 zeroed, NaN put back. No libm
+// call.
 // CHECK-LABEL: func.func @exp_vector
 // CHECK-SAME: (%[[X:.*]]: vector<8xf32>)
-// CHECK: %[[LO:.*]] = arith.constant dense<-1.040000e+02> : vector<8xf32>
-// CHECK: %[[MAX:.*]] = arith.maxnumf %[[X]], %[[LO]] : vector<8xf32>
-// CHECK: arith.minnumf %[[MAX]]
+// CHECK: %[[LOW:.*]] = arith.constant dense<-1.040000e+02> : vector<8xf32>
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %[[X]], %[[LOW]] : vector<8xf32>
+// CHECK: %[[MAX:.*]] = arith.maxnumf %[[X]], %{{.*}} : vector<8xf32>
+// CHECK: %[[MIN:.*]] = arith.minnumf %[[MAX]]
+// CHECK: %[[XC:.*]] = arith.select %[[BELOW]], %{{.*}}, %[[MIN]] : vector<8xi1>, vector<8xf32>
+// CHECK: arith.mulf %[[XC]]
 // CHECK: math.roundeven {{.*}} : vector<8xf32>
 // CHECK: math.fma {{.*}} : vector<8xf32>
 // CHECK: arith.fptosi {{.*}} : vector<8xf32> to vector<8xi32>
@@ -163,6 +169,7 @@ func.func @uses_expm1(%x: f64) -> f64 {
 // CHECK: arith.constant dense<127> : vector<8xi32>
 // CHECK: arith.constant dense<23> : vector<8xi32>
 // CHECK: arith.bitcast {{.*}} : vector<8xi32> to vector<8xf32>
+// CHECK: arith.select %[[BELOW]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf32>
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<8xf32>
 // CHECK: %[[Y:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : vector<8xi1>, vector<8xf32>
 // CHECK-NOT: math.exp
