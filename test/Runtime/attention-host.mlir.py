@@ -1,10 +1,12 @@
 # Runs attention-host.mlir's functions through kfuse-run on the CPU and
 # compares each with numpy's attention in float64.
 import os
-import subprocess
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from kfuse_run_entry import run_entry  # noqa: E402
 
 out = sys.argv[1]
 lib = os.path.join(out, "a.so")
@@ -12,15 +14,7 @@ rng = np.random.default_rng(0)
 
 
 def run(entry, inputs, tag):
-    args = [sys.argv[2], lib, "--entry", entry, "--device=cpu", "--repeat=0", "--warmup=0"]
-    for k, a in enumerate(inputs):
-        path = os.path.join(out, f"{entry}_{tag}_arg{k}.npy")
-        np.save(path, a)
-        args += ["--input", f"arg{k}={path}"]
-    result = os.path.join(out, f"{entry}_{tag}_r.npy")
-    args += ["--output", f"result0={result}"]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return np.load(result)
+    return run_entry(sys.argv[2], lib, entry, inputs, out, tag, extra=["--warmup=0"])
 
 
 def attention(q, k, v, mask, scale):

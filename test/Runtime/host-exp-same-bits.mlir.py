@@ -2,10 +2,12 @@
 # kfuse-run on the CPU; compares them bit for bit, and with numpy's float64
 # exp in ulp of the f32 result.
 import os
-import subprocess
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+from kfuse_run_entry import run_entry  # noqa: E402
 
 out = sys.argv[1]
 lib = os.path.join(out, "p.so")
@@ -13,15 +15,7 @@ rng = np.random.default_rng(29)
 
 
 def run(entry, inputs):
-    args = [sys.argv[2], lib, "--entry", entry, "--device=cpu", "--repeat=0"]
-    for k, a in enumerate(inputs):
-        path = os.path.join(out, f"{entry}_arg{k}.npy")
-        np.save(path, a)
-        args += ["--input", f"arg{k}={path}"]
-    result = os.path.join(out, f"{entry}_r.npy")
-    args += ["--output", f"result0={result}"]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return np.load(result)
+    return run_entry(sys.argv[2], lib, entry, inputs, out)
 
 
 x = rng.uniform(-87.0, 88.5, (5, 1003)).astype(np.float32)
