@@ -153,6 +153,8 @@ defvar KfFusionOptions = [
          "rule: a static reduction of at most 8 elements unrolled in a thread">,
   Option<"attention", "attention", "bool", "true",
          "rule: softmax(q @ k^T ...) @ v as one kernel, the scores never written">,
+  Option<"multiReduction", "multi-reduction", "bool", "true",
+         "rule: reductions of one tensor over its leading and its trailing dims, one pass">,
 ];
 
 // What a kernel's variant is chosen from, besides its ops: the options of
@@ -262,6 +264,18 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       keys; the copies of the views q, k and v are, and a permuting copy
       of the result, taken along) is one kernel of kind `attention`, which
       then takes nothing else; its mapping never writes the scores.
+    * `multi-reduction`: after the sibling joins, a kernel of reductions
+      of a tensor over its trailing dims (`x.sum(1)`, with their
+      elementwise epilogues) and one of reductions of the same tensor
+      over its leading dims (`x.max(0)`) become one kernel that reads the
+      tensor once (tinygrad's multireduce), which then takes nothing else:
+
+      ```mlir
+      // before: reduction_sum_0 reads x, reduction_max_1 reads x again
+      %s = kf.sum %x dims [1] : tensor<64x32xf32>
+      %m = kf.max %x dims [0] : tensor<64x32xf32>
+      // after: one kernel "reduction_sum_max_0" (mapping multi_reduction)
+      ```
 
     Equal ops are computed once (upstream CSE runs first, when fusion is
     on). A kernel holds at most one matmul or one family of reductions
@@ -561,6 +575,12 @@ def KfAssignKernelMappings : Pass<"kf-assign-kernel-mappings", "mlir::ModuleOp">
     - `attention`: softmax(q @ k^T ...) @ v (analysis/Attention.h), f32,
       static head dims adding up to at most 160: a block per 64 query rows, an online
       softmax over tiles of keys (gpu/attention/);
+    - `multi_reduction`: reductions of one tensor over its trailing dims
+      (rows) and over its leading dims (columns), with elementwise ops
+      over either family's results, in one launch: a block per band of
+      rows combines each row and keeps a partial of each column in global
+      memory; the last block to finish (the ticket) combines the columns'
+      partials in block order and runs the ops over them;
     - `serial` (with `serial-fallback`, the host runtime only): any other
       kernel, run as one launch of one thread.
 
@@ -659,7 +679,8 @@ def KfHoistKernelBuffers : Pass<"kf-hoist-kernel-buffers"> {
 def KfMapKernelsToGpu : Pass<"kf-map-kernels-to-gpu", "mlir::ModuleOp"> {
   let summary = "Replace each bufferized kf.kernel by its CUDA launch, by its mapping";
   let description = [{
-    Each mapping (flat, row, grid_reduction, row_chain, matmul, attention, serial;
+    Each mapping (flat, row, grid_reduction, row_chain, multi_reduction,
+    matmul, attention, serial;
     decided by kf-assign-kernel-mappings) replaces a bufferized kernel (no
     results, its buffers allocated before it: kf-hoist-kernel-buffers) by
     its launch; the launch names its outlined function after the kernel
@@ -730,6 +751,8 @@ register. A flat kernel that reads an operand with its last two loops
               "Kernels launched as one serial thread (host runtime)">,
     Statistic<"numAttention", "attention-kernels",
               "Attention kernels launched a block per tile of query rows">,
+    Statistic<"numMultiReduction", "multi-reduction-kernels",
+              "Reductions over rows and columns of one tensor in one pass">,
   ];
   let options = [
     Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
@@ -791,6 +814,8 @@ def KfMapKernelsToHost : Pass<"kf-map-kernels-to-host", "mlir::ModuleOp"> {
     Statistic<"numSerial", "serial-kernels", "Kernels launched as one serial thread">,
     Statistic<"numAttention", "attention-kernels",
               "Attention kernels launched a tile of query rows a block">,
+    Statistic<"numMultiReduction", "multi-reduction-kernels",
+              "Reductions over rows and columns of one tensor in one pass">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

@@ -48,6 +48,11 @@ def Kf_KernelMapping : I32EnumAttr<"KernelMapping", "how a kernel is launched", 
   // keys at a time, an online softmax over them, the tile's values
   // accumulated; the score matrix is never written (FlashAttention).
   I32EnumAttrCase<"Attention", 6, "attention">,
+  // Reductions of one tensor over its trailing dims (rows) and over its
+  // leading dims (columns) in one pass: a block per band of rows combines
+  // each row's values and keeps a partial of each column; the last block
+  // to finish (an atomic ticket) combines the columns' partials.
+  I32EnumAttrCase<"MultiReduction", 7, "multi_reduction">,
 ]> {
   let cppNamespace = "::kfuse::kf";
 }

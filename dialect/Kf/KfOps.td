@@ -806,8 +806,8 @@ def Kf_KernelOp : Kf_Op<"kernel", [
     `triton_poi_fused_add_relu_0`; `kind` is pointwise, reduction, matmul or
     transpose; `ops` lists the eager ops it holds, in program order (the
     report's); `mapping`, once decided (before bufferization), says how the
-    kernel is launched: flat, row, grid_reduction, row_chain, matmul or
-    serial; `variant`, decided with it for a mapping of several designs,
+    kernel is launched: flat, row, grid_reduction, row_chain,
+    multi_reduction, matmul, attention or serial; `variant`, decided with it for a mapping of several designs,
     which one (a GPU matmul: tensor_core, simt or reference; a GPU row or
     row_chain kernel: on_chip or through_memory).
 

@@ -172,6 +172,7 @@ FusionPlan Planner::run() {
     begin = end;
   }
   fuseSiblings(plan);
+  fuseAcrossAxes(plan);
   // A merge refused early may have happened later through another edge.
   for (auto [i, e] : llvm::enumerate(g.edges))
     if (plan.decisions[i].reason != Reason::Fused &&
@@ -201,6 +202,7 @@ FusionPlan Planner::run() {
                }))
         kind = KernelKind::Transpose;
       plan.groupKinds.push_back(kind);
+      plan.multiReduction.push_back(group.multiReduction);
     }
     plan.groupOf.push_back(dense[gid]);
   }
@@ -363,6 +365,10 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   // nothing else).
   if (x.attention || y.attention)
     return refuse(Reason::MatmulBoundary);
+  // Nor does a multi-reduction's (its rows' and columns' reductions and
+  // the ops over their results).
+  if (x.multiReduction || y.multiReduction)
+    return refuse(Reason::ReductionMismatch);
   if (x.matmul && y.matmul)
     return refuse(Reason::MatmulBoundary);
   bool anyReduction = x.reduction || y.reduction;

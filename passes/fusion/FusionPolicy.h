@@ -35,12 +35,16 @@ struct Isolation {
   /// rule leaves it to the other rules (isolating a whole attention's ops
   /// would make each a kernel).
   std::vector<bool> noAttention;
+  /// node -> in a multi-reduction kernel the mappings refused: the
+  /// multi-reduction rule leaves it alone.
+  std::vector<bool> noMultiReduction;
 };
 
 struct FusionPlan {
   std::vector<unsigned> groupOf;           // node -> group id
   std::vector<std::vector<unsigned>> groups; // group id -> nodes, in order
   std::vector<KernelKind> groupKinds;      // group id -> the kernel's kind
+  std::vector<bool> multiReduction;        // group id -> formed by that rule
   std::vector<EdgeDecision> decisions;     // one per graph edge
   /// Edges resolved by recomputing the producer inside the consumer's
   /// kernel: (edge index), applied by the caller by cloning the producer.
@@ -50,6 +54,7 @@ struct FusionPlan {
   struct Siblings {
     unsigned first, second;
     mlir::Value read;
+    bool acrossAxes = false; // the multi-reduction rule's: rows and columns
   };
   std::vector<Siblings> siblings;
   /// Attentions the rule found but did not form: (their second matmul's

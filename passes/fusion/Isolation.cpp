@@ -81,6 +81,13 @@ bool isolateUnmappable(const KernelGraph &graph, const FusionPlan &plan,
           isolated.noAttention[n] = changed = true;
       continue;
     }
+    bool acrossAxes = false;
+    for (auto [n, kernelOf] : llvm::enumerate(formed.kernelOfNode))
+      if (kernelOf == k && plan.multiReduction[plan.groupOf[n]] &&
+          !isolated.noMultiReduction[n])
+        acrossAxes = isolated.noMultiReduction[n] = changed = true;
+    if (acrossAxes)
+      continue; // planned again without the multi-reduction rule for these
     ++round; // one per refused kernel: its ops are let fuse again together
     SmallVector<unsigned> outliers = domainOutliers(graph, formed, k, isolated);
     for (auto [n, g] : llvm::enumerate(plan.groupOf)) {

@@ -75,7 +75,9 @@ void recordDecisions(func::FuncOp func, const KernelGraph &graph,
     remark::passed(locs[s.second], opts.subCategory("passed"))
         << remark::add("{0} and {1} fused into {2}", a.opName, b.opName,
                        k)
-        << remark::reason("siblings: both read the same tensor");
+        << remark::reason(s.acrossAxes ? "multi-reduction: one pass over the tensor they "
+                                         "both reduce, one over its rows, one over its columns"
+                                       : "siblings: both read the same tensor");
   }
   for (const auto &[n, why] : plan.attentionsMissed)
     remark::missed(locs[n], opts.subCategory("missed"))
@@ -439,6 +441,7 @@ struct KfFormKernelsPass
         isolated.round.assign(graph.nodes.size(), 0);
         isolated.keepFused.assign(graph.nodes.size(), false);
         isolated.noAttention.assign(graph.nodes.size(), false);
+        isolated.noMultiReduction.assign(graph.nodes.size(), false);
       }
       FusionPlan plan = planFusion(graph, options, shapes, isolated);
       SmallVector<Location> locs;

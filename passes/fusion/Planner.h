@@ -39,6 +39,10 @@ struct Group {
   bool hasSmallReduction = false; // unrolled in a thread: a flat kernel
   /// An attention (AttentionRule.cpp): formed whole, takes nothing else.
   bool attention = false;
+  /// Reductions of one tensor over its rows and its columns, with their
+  /// epilogues (SiblingFusion.cpp: the multi-reduction rule): takes
+  /// nothing else.
+  bool multiReduction = false;
   /// The distinct iteration spaces of its pointwise nodes (one or two in
   /// practice), so a merge checks rows in time independent of group size.
   std::vector<Domain> pointwiseDomains;
@@ -116,6 +120,8 @@ private:
   // SiblingFusion.cpp
   void fuseSiblings(FusionPlan &plan);
   bool sameSpace(const Group &x, const Group &y) const;
+  void fuseAcrossAxes(FusionPlan &plan);
+  std::optional<bool> axisFamily(unsigned gid, mlir::Value input, unsigned split) const;
 
   // Recompute.cpp
   int64_t typicalBytes(mlir::Value v);

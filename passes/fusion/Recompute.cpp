@@ -43,7 +43,7 @@ void Planner::recompute(FusionPlan &plan) {
         plan.decisions[i].reason == Reason::FusionOff ||
         p.kind != KernelKind::Pointwise || e.throughReshape || !readable ||
         isolated.alone[e.producer] || isolated.alone[e.consumer] ||
-        consumerGroup.attention ||
+        consumerGroup.attention || consumerGroup.multiReduction ||
         (opt.maxOps && consumerGroup.nodes.size() + 1 > opt.maxOps) ||
         !fitsRows(p.domain, consumerGroup.reduction,
                   consumerGroup.finalReduction) ||

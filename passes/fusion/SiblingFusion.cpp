@@ -9,8 +9,16 @@
 // so it is kfuse's, run after the producer/consumer merges so that it
 // never stands in their way.
 //
+// The multi-reduction rule joins further: a group of reductions of a
+// tensor over its trailing dims (its rows) and one of reductions of the
+// same tensor over its leading dims (its columns), each with only
+// elementwise ops over its own results besides, become one kernel that
+// reads the tensor once (tinygrad's multireduce; the mapping:
+// gpu/rows/MultiReductions.cpp). `x.sum(0)` and `x.sum(1)`: one kernel.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/fusion/Planner.h"
+#include "passes/analysis/AxisReductions.h"
 #include "passes/analysis/Views.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -84,6 +92,108 @@ void Planner::fuseSiblings(FusionPlan &plan) {
       if (!joined && seen.size() < 8)
         seen.push_back(n);
     }
+  }
+}
+
+/// Whether group `gid` is reductions of `input` over one side of `split`
+/// (the side, true for rows) and elementwise ops over their results only,
+/// as the multi-reduction mapping serves them (matchMultiReduction). Nullopt
+/// otherwise.
+std::optional<bool> Planner::axisFamily(unsigned gid, Value input, unsigned split) const {
+  const Group &group = groups[gid];
+  if (group.matmul || group.attention || group.finalReduction || group.hasSmallReduction)
+    return std::nullopt;
+  std::optional<bool> side;
+  for (unsigned n : group.nodes) {
+    const Node &node = g.nodes[n];
+    auto generic = dyn_cast<linalg::GenericOp>(node.op);
+    if (!generic || isolated.alone[n] || isolated.noMultiReduction[n])
+      return std::nullopt;
+    if (node.kind == KernelKind::Reduction) {
+      std::optional<analysis::AxisReduction> axis = analysis::axisReductionOf(generic);
+      if (!axis || axis->input != input || axis->split != split ||
+          (side && *side != axis->overRows))
+        return std::nullopt;
+      side = axis->overRows;
+      continue;
+    }
+    // An epilogue: it reads the group's values at their own elements, and
+    // nothing another kernel computes.
+    if (node.kind != KernelKind::Pointwise || node.view)
+      return std::nullopt;
+    bool readsGroup = false;
+    for (const Edge &e : g.edges) {
+      if (e.consumer != n)
+        continue;
+      if (groupOf[e.producer] != gid || !e.direct || e.gathered || !e.readMap.isIdentity())
+        return std::nullopt;
+      readsGroup = true;
+    }
+    if (!readsGroup)
+      return std::nullopt; // an op before the reductions
+  }
+  return side;
+}
+
+void Planner::fuseAcrossAxes(FusionPlan &plan) {
+  if (!opt.enabled || !opt.multiReduction)
+    return;
+  // The reductions of each tensor (read directly), by the split of its
+  // dims they reduce on either side of.
+  llvm::MapVector<std::pair<Value, unsigned>, SmallVector<unsigned>> readers;
+  for (auto [n, node] : llvm::enumerate(g.nodes))
+    if (node.kind == KernelKind::Reduction && !isSmallReduction(n))
+      if (auto generic = dyn_cast<linalg::GenericOp>(node.op))
+        if (std::optional<analysis::AxisReduction> axis = analysis::axisReductionOf(generic))
+          readers[{axis->input, axis->split}].push_back(n);
+  for (auto &[key, nodes] : readers) {
+    auto [input, split] = key;
+    // Its groups that qualify, the first of each side.
+    std::optional<unsigned> rowsGroup, colsGroup;
+    SmallVector<unsigned> others;
+    for (unsigned n : nodes) {
+      unsigned gid = groupOf[n];
+      if (gid == rowsGroup || gid == colsGroup || llvm::is_contained(others, gid))
+        continue;
+      std::optional<bool> side = axisFamily(gid, input, split);
+      if (!side)
+        continue;
+      std::optional<unsigned> &first = *side ? rowsGroup : colsGroup;
+      if (!first)
+        first = gid;
+      else
+        others.push_back(gid);
+    }
+    if (!rowsGroup || !colsGroup)
+      continue;
+    unsigned target = std::min(*rowsGroup, *colsGroup);
+    others.push_back(std::max(*rowsGroup, *colsGroup));
+    unsigned firstRow = groups[*rowsGroup].nodes.front(),
+             firstCol = groups[*colsGroup].nodes.front();
+    for (unsigned gid : others) {
+      Group &x = groups[target], &y = groups[gid];
+      if ((opt.maxOps && x.nodes.size() + y.nodes.size() > opt.maxOps) ||
+          makesCycle(target, gid))
+        continue;
+      for (unsigned m : y.nodes)
+        groupOf[m] = target;
+      x.nodes.insert(x.nodes.end(), y.nodes.begin(), y.nodes.end());
+      llvm::sort(x.nodes);
+      x.exits.insert(x.exits.end(), y.exits.begin(), y.exits.end());
+      llvm::erase_if(x.exits, [&](unsigned s) { return groupOf[s] == target; });
+      x.first = std::min(x.first, y.first);
+      x.last = std::max(x.last, y.last);
+      x.multiReduction = true;
+      lastMerged = std::max(lastMerged, x.last);
+      y = Group();
+    }
+    if (!groups[target].multiReduction)
+      continue;
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] multi-reduction of one tensor: "
+                            << g.nodes[firstRow].opName << "#" << firstRow << " and "
+                            << g.nodes[firstCol].opName << "#" << firstCol << "\n");
+    plan.siblings.push_back({std::min(firstRow, firstCol), std::max(firstRow, firstCol), input,
+                             /*acrossAxes=*/true});
   }
 }
 

@@ -50,6 +50,10 @@ kfuse::gpu::decideKernelMapping(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
       if (succeeded(kfuse::gpu::checkFlatKernel(kernel, ops, quietRefuse)))
         return KernelMapping::Flat;
     }
+    // Reductions of one tensor over its rows and over its columns
+    // (kf-form-kernels' multi-reduction rule): a band of rows a block.
+    if (kfuse::gpu::matchMultiReduction(ops))
+      return KernelMapping::MultiReduction;
     FailureOr<kfuse::gpu::RowLaunch> launch = kfuse::gpu::checkRowKernel(ops, refuse);
     if (failed(launch))
       return failure();

@@ -86,6 +86,12 @@ public:
     return kfuse::gpu::mapAttentionKernel(b, name, ops, target);
   }
 
+  /// A band of rows a block, the columns' partials finished by the last.
+  LogicalResult multiReduction(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                               FlatSymbolRefAttr ticket) const override {
+    return kfuse::gpu::mapMultiReductionKernel(b, name, ops, target, ticket);
+  }
+
 private:
   /// The form kf-assign-kernel-mappings chose for a row kernel's rows.
   static FailureOr<kfuse::kf::KernelVariant> rowVariant(KernelOp kernel) {
@@ -121,7 +127,7 @@ struct KfMapKernelsToGpuPass : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsTo
     if (failed(kfuse::launch::mapKernelsToLaunches(
             getOperation(), kPass, GpuLauncher(blockSize, vectorWidth),
             {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain,
-             &numAttention})))
+             &numAttention, &numMultiReduction})))
       signalPassFailure();
   }
 };

@@ -70,6 +70,12 @@ public:
     return kfuse::gpu::mapAttentionKernel(b, name, ops, target);
   }
 
+  /// The GPU's emitter, a block one thread: a band of rows a core.
+  LogicalResult multiReduction(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                               FlatSymbolRefAttr ticket) const override {
+    return kfuse::gpu::mapMultiReductionKernel(b, name, ops, target, ticket);
+  }
+
 private:
   kfuse::launch::HostLaunchTarget target;
 };
@@ -81,7 +87,7 @@ struct KfMapKernelsToHostPass : kfuse::impl::KfMapKernelsToHostBase<KfMapKernels
     if (failed(kfuse::launch::mapKernelsToLaunches(
             getOperation(), "kf-map-kernels-to-host", HostLauncher(),
             {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain,
-             &numAttention})))
+             &numAttention, &numMultiReduction})))
       signalPassFailure();
   }
 };

@@ -128,6 +128,8 @@ struct KernelToLaunch : OpRewritePattern<KernelOp> {
       return launcher.matmul(rewriter, kernel, ops);
     case KernelMapping::Attention:
       return launcher.attention(rewriter, name, ops);
+    case KernelMapping::MultiReduction:
+      return launcher.multiReduction(rewriter, name, ops, tickets.lookup(kernel));
     case KernelMapping::Serial:
       launchSerially(rewriter, name, ops);
       return success();

@@ -9,7 +9,8 @@
 // functions): the launchers only emit and do not analyse the kernel again.
 //
 // The mechanism: every kernel must have a mapping and be bufferized; a
-// kernel whose last block finishes the work (grid_reduction, row_chain)
+// kernel whose last block finishes the work (grid_reduction, row_chain,
+// multi_reduction)
 // gets its ticket counter (LastBlockTicket.h); a reduction or matmul
 // kernel that lost its reduction on buffers runs flat; a kernel no mapping
 // serves (`serial`, the host runtime's fallback) runs as one launch of one
@@ -59,12 +60,17 @@ public:
   /// softmax(q @ k^T ...) @ v (gpu/attention/AttentionKernels.h).
   virtual mlir::LogicalResult attention(mlir::RewriterBase &b, mlir::StringAttr name,
                                         llvm::ArrayRef<mlir::linalg::LinalgOp> ops) const = 0;
+  /// Reductions over rows and columns of one tensor (gpu/rows/RowKernels.h);
+  /// `ticket` as for gridReduction.
+  virtual mlir::LogicalResult multiReduction(mlir::RewriterBase &b, mlir::StringAttr name,
+                                             llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                                             mlir::FlatSymbolRefAttr ticket) const = 0;
 };
 
 /// A mapping pass's statistics (Passes.td: flat-kernels, row-kernels, ...),
 /// one a mapping, in the order of KernelMapping's values: flat, row,
-/// grid_reduction, matmul, serial, row_chain, attention.
-using MappingStatistics = std::array<mlir::Pass::Statistic *, 7>;
+/// grid_reduction, matmul, serial, row_chain, attention, multi_reduction.
+using MappingStatistics = std::array<mlir::Pass::Statistic *, 8>;
 
 /// Replaces every kf.kernel of `module` by its launch, `launcher` building
 /// each; diagnostics start with `pass` (the pass's name); each kernel is

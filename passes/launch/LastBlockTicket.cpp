@@ -58,7 +58,8 @@ kfuse::launch::Tickets kfuse::launch::createTickets(ModuleOp module) {
   Tickets tickets;
   module.walk([&](kf::KernelOp kernel) {
     std::optional<KernelMapping> mapping = kernel.getMapping();
-    if (mapping != KernelMapping::GridReduction && mapping != KernelMapping::RowChain)
+    if (mapping != KernelMapping::GridReduction && mapping != KernelMapping::RowChain &&
+        mapping != KernelMapping::MultiReduction)
       return;
     MemRefType type = ticketType(ctx);
     auto global = memref::GlobalOp::create(

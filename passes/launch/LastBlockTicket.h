@@ -1,7 +1,8 @@
 //===- LastBlockTicket.h - which block of a launch finishes last -*- C++ -*-===//
 //
 // Kernels whose last block finishes the work of the others (a full
-// reduction, a row chain: gpu/rows/LastBlockReductions.cpp) find out which
+// reduction, a row chain: gpu/rows/LastBlockReductions.cpp; reductions over
+// rows and columns: gpu/rows/MultiReductions.cpp) find out which
 // block is last with a ticket, as in CUDA's threadFenceReduction sample:
 // after a fence, one thread of each block adds 1 to a counter; the block
 // that gets `gridDim - 1` saw every other block's fence and increment, so
@@ -43,7 +44,7 @@ using Tickets = llvm::DenseMap<mlir::Operation *, mlir::FlatSymbolRefAttr>;
 
 /// A counter `<kernel>_ticket` at the top of `module` (renamed if the name
 /// is taken) for each kf.kernel whose last block finishes the work
-/// (grid_reduction, row_chain). Outlining copies it into the gpu.module;
+/// (grid_reduction, row_chain, multi_reduction). Outlining copies it into the gpu.module;
 /// the host runtime and the emulation use this one.
 Tickets createTickets(mlir::ModuleOp module);
 

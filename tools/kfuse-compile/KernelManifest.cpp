@@ -81,6 +81,11 @@ const char *mappingRule(kf::KernelMapping m, std::optional<kf::KernelVariant> va
              "block to finish runs the final reduction over the rows' results";
     return "a block per row of the row reductions; the last block to finish runs "
            "the final reduction over the rows' results";
+  case kf::KernelMapping::MultiReduction:
+    return "a block per band of at least 32 rows, its threads striding over each row: "
+           "the rows' reductions combined across the block, each column's value "
+           "folded into its partial for the band; the last block to finish combines "
+           "the columns' partials in band order: the tensor is read once";
   case kf::KernelMapping::Attention:
     return "a block per 64 query rows of one batch (grid x over the rows, z over the "
            "batch), a thread a row with its q, running max and sum and output row in "

@@ -34,6 +34,10 @@ inline Value filledBuffer(linalg::FillOp fill) {
 /// kernel, that writes its init.
 arith::ConstantOp initialValue(linalg::GenericOp op, ArrayRef<linalg::LinalgOp> ops);
 
+/// Whether `value` is the identity of `combine` (combining it changes
+/// nothing), so that every thread may start from it.
+bool isIdentityOf(Operation *combine, arith::ConstantOp value);
+
 /// The layout of a row kernel: which loops of a full-rank op are rows.
 struct Layout {
   SmallVector<bool> isRowDim;

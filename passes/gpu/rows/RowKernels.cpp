@@ -258,6 +258,7 @@ arith::ConstantOp rows::initialValue(linalg::GenericOp op, ArrayRef<linalg::Lina
 }
 
 Operation *combinerOf(linalg::GenericOp op) { return combiner(op); }
+bool rows::isIdentityOf(Operation *combine, arith::ConstantOp v) { return isIdentity(combine, v); }
 
 namespace {
 

@@ -84,6 +84,38 @@ mlir::LogicalResult mapRowChainKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                       mlir::FlatSymbolRefAttr ticket);
 
 
+/// A multi-reduction kernel (MultiReductions.cpp): reductions of one
+/// tensor `input`, each over its dims [split, rank) (over its rows:
+/// `x.sum(1)`) or over its dims [0, split) (over its columns: `x.max(0)`),
+/// through permutation maps, each from its identity (a fill in the
+/// kernel), with both families present; and elementwise ops over either
+/// family's results, reading them at their own elements (identity maps)
+/// and other values from outside the kernel. Nothing before the
+/// reductions.
+struct MultiReduction {
+  mlir::Value input;
+  unsigned split = 0;
+  struct Member {
+    mlir::linalg::GenericOp op;
+    bool overRows;
+  };
+  llvm::SmallVector<Member> reductions, epilogues; // each in program order
+};
+
+/// The kernel `ops` (on tensors or buffers, in program order) as a
+/// multi-reduction, or nullopt.
+std::optional<MultiReduction> matchMultiReduction(llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
+/// A multi-reduction (`multi_reduction`) in one launch: a block per band
+/// of rows, the rows' reductions combined across the block, each column's
+/// partial for the band kept in global memory; the last block to take a
+/// ticket from `ticket` combines the partials and runs the ops over the
+/// columns. Fails, with a diagnostic, when the ops are no multi-reduction.
+mlir::LogicalResult mapMultiReductionKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                                            llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                                            const launch::LaunchTarget &target,
+                                            mlir::FlatSymbolRefAttr ticket);
+
 /// The op combining a reduction's accumulator with a value, or null.
 mlir::Operation *combinerOf(mlir::linalg::GenericOp op);
 

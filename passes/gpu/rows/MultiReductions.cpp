@@ -1,0 +1,454 @@
+//===- MultiReductions.cpp - reductions over rows and columns, one pass ---===//
+//
+// The `multi_reduction` mapping: reductions of one tensor over its
+// trailing dims (its rows: `x.sum(1)`) and over its leading dims (its
+// columns: `x.max(0)`), with elementwise ops over either family's results,
+// in one launch that reads the tensor once (tinygrad's multireduce). A row
+// kernel's block owns a row, so it cannot finish a column, and a column's
+// block cannot finish a row. Here a block owns a band of consecutive rows:
+// its threads stride over each row's columns, folding the row's reductions
+// (combined across the block at the row's end, as a row kernel does) and
+// each column's value into that column's partial for the band, kept in
+// global memory: the thread that owns a column is the only one to update
+// its partial, so no barrier guards it. The last block to finish
+// (launch/LastBlockTicket.h) combines each column's partials in band
+// order, so the result does not depend on which block is last, then runs
+// the ops over the columns' results.
+//
+// Written once for both targets (LaunchTarget): on the host a block is one
+// thread and a band one core's rows. The tensor is read once, along its
+// rows; the partials (bands x columns, at most a 32nd of the tensor while
+// there are at least 32 rows a band) are written once a band, updated at
+// every row of it (in L2 on the GPU, in the core's cache on the host), and
+// read once by the last block.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/analysis/AxisReductions.h"
+#include "passes/gpu/rows/RowEmitter.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace kfuse::gpu {
+
+using namespace rows;
+
+namespace {
+
+/// Rows a band holds at least, and the most bands (partials) a launch has.
+constexpr int64_t kBandRows = 32, kMaxBands = 1024;
+
+/// The value through which later ops read what `op` writes: its result on
+/// tensors, its init on buffers.
+Value writtenBy(linalg::GenericOp op) {
+  return op.hasPureTensorSemantics() ? op->getResult(0) : op.getDpsInits()[0];
+}
+
+/// `v` with reshapes and casts looked through (a kernel's value read through
+/// a view is still the kernel's value).
+Value viewRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+            memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp,
+            memref::SubViewOp, memref::ReinterpretCastOp>(def))
+      v = def->getOperand(0);
+    else
+      break;
+  }
+  return v;
+}
+
+/// Whether every result of `map` is a parallel loop of `op` or the
+/// constant 0 (a keepdim unit dim).
+bool indexedByParallelLoops(linalg::GenericOp op, AffineMap map) {
+  auto iterators = op.getIteratorTypesArray();
+  for (AffineExpr e : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (iterators[d.getPosition()] != utils::IteratorType::parallel)
+        return false;
+    } else if (auto c = dyn_cast<AffineConstantExpr>(e); !c || c.getValue() != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<MultiReduction> matchMultiReduction(ArrayRef<linalg::LinalgOp> ops) {
+  MultiReduction m;
+  llvm::DenseMap<Value, bool> familyOf; // a value the kernel writes -> over rows?
+  llvm::DenseSet<Value> written;
+  for (linalg::LinalgOp op : ops)
+    for (Value v : op.hasPureTensorSemantics() ? ValueRange(op->getResults())
+                                               : ValueRange(op.getDpsInits()))
+      written.insert(v);
+  bool rows = false, cols = false;
+  for (linalg::LinalgOp op : ops) {
+    if (isa<linalg::FillOp>(op.getOperation()))
+      continue; // each reduction's is checked below
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || generic.getNumDpsInits() != 1)
+      return std::nullopt;
+    if (isReduction(op)) {
+      std::optional<analysis::AxisReduction> axis = analysis::axisReductionOf(generic);
+      if (!axis || (m.input && axis->input != m.input) || (m.split && m.split != axis->split))
+        return std::nullopt;
+      m.input = axis->input;
+      m.split = axis->split;
+      bool overRows = axis->overRows;
+      Operation *combine = combinerOf(generic);
+      arith::ConstantOp init = initialValue(generic, ops);
+      if (!combine || !init || !isIdentityOf(combine, init) ||
+          !indexedByParallelLoops(generic,
+                                  generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))))
+        return std::nullopt;
+      (overRows ? rows : cols) = true;
+      m.reductions.push_back({generic, overRows});
+      familyOf[writtenBy(generic)] = overRows;
+      continue;
+    }
+    // An op over one family's results, at their own elements; what else
+    // it reads comes from outside the kernel.
+    std::optional<bool> family;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      auto it = familyOf.find(input->get());
+      if (it == familyOf.end()) {
+        if (written.contains(viewRoot(input->get())))
+          return std::nullopt; // a value of the kernel read through a view
+        continue;
+      }
+      if (!generic.getMatchingIndexingMap(input).isIdentity() ||
+          (family && *family != it->second))
+        return std::nullopt;
+      family = it->second;
+    }
+    if (!family || !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)).isIdentity())
+      return std::nullopt; // an op before the reductions: not served
+    m.epilogues.push_back({generic, *family});
+    familyOf[writtenBy(generic)] = *family;
+  }
+  if (!rows || !cols || written.contains(viewRoot(m.input)))
+    return std::nullopt;
+  return m;
+}
+
+namespace {
+
+/// Emits, inside the launch, what the blocks of a multi-reduction run.
+class MultiReductionEmitter {
+public:
+  MultiReductionEmitter(OpBuilder &b, Location loc, const MultiReduction &m,
+                        ArrayRef<linalg::LinalgOp> ops, const launch::LaunchTarget &target)
+      : b(b), loc(loc), m(m), ops(ops), target(target), emit(b, loc, layout, target) {}
+
+  SmallVector<Value> rowSizes, colSizes;
+  Value rows, cols, bands, bandRows;
+  SmallVector<Value> partials;          // per column reduction: bands x columns
+  SmallVector<ValueRange> combineScratch; // per row reduction
+  ValueRange lastScratch;
+  Value tid, blockDim, bid;
+
+  /// The whole launch body.
+  void run(FlatSymbolRefAttr ticket) {
+    emit.tid = tid;
+    emit.blockDim = blockDim;
+    Value zero = index(0);
+    // Each column's partial of this band starts from the identity.
+    forColumns(zero, [&](Value c) {
+      unsigned j = 0;
+      for (MultiReduction::Member r : m.reductions)
+        if (!r.overRows)
+          memref::StoreOp::create(b, loc, identity(r.op), partials[j++], ValueRange{bid, c});
+    });
+    Value begin = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, bid, bandRows), rows);
+    Value end = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, begin, bandRows), rows);
+    scf::ForOp::create(b, loc, begin, end, index(1), ValueRange(),
+                       [&](OpBuilder &nested, Location, Value r, ValueRange) {
+                         OpBuilder::InsertionGuard guard(b);
+                         b.setInsertionPoint(nested.getInsertionBlock(),
+                                             nested.getInsertionPoint());
+                         row(r);
+                         scf::YieldOp::create(b, loc);
+                       });
+    // The columns: the last block combines the bands' partials.
+    Value isLast = target.isLastBlock(b, loc, ticket, tid, bands, lastScratch);
+    auto last = scf::IfOp::create(b, loc, isLast, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&last.getThenRegion().front());
+    forColumns(zero, [&](Value c) { finishColumn(c); });
+  }
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  Value identity(linalg::GenericOp op) {
+    return arith::ConstantOp::create(b, loc, initialValue(op, ops).getValue());
+  }
+
+  static bool isFloatSum(linalg::GenericOp op) { return isa<arith::AddFOp>(combinerOf(op)); }
+
+  /// c = tid, tid + blockDim, ... below cols.
+  void forColumns(Value from, function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, arith::AddIOp::create(b, loc, from, tid), cols, blockDim,
+                       ValueRange(), [&](OpBuilder &nested, Location, Value c, ValueRange) {
+                         OpBuilder::InsertionGuard guard(b);
+                         b.setInsertionPoint(nested.getInsertionBlock(),
+                                             nested.getInsertionPoint());
+                         body(c);
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+
+  /// The loop indices of `op` at input element `at` (its input's map is a
+  /// permutation); `at` holds 0 at the dims it reduces for its result.
+  static SmallVector<Value> loopIvs(linalg::GenericOp op, ArrayRef<Value> at) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    SmallVector<Value> ivs(at.size());
+    for (unsigned d = 0; d < at.size(); ++d)
+      ivs[map.getDimPosition(d)] = at[d];
+    return ivs;
+  }
+
+  /// One step of reduction `op` from `acc` with the input element `x`.
+  Value step(linalg::GenericOp op, Value x, Value acc, ArrayRef<Value> ivs) {
+    Block &body = op.getRegion().front();
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), x);
+    mapping.map(body.getArguments().back(), acc);
+    return cloneBody(b, op, mapping, ivs)[0];
+  }
+
+  /// Where `op`'s value for the input element `at` goes (0 at reduced dims).
+  SmallVector<Value> resultIndex(linalg::GenericOp op, ArrayRef<Value> at, bool overRows) {
+    SmallVector<Value> zeroed(at);
+    Value zero = index(0);
+    for (unsigned d = 0; d < zeroed.size(); ++d)
+      if ((d >= m.split) == overRows)
+        zeroed[d] = zero;
+    return indices(b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
+                   loopIvs(op, zeroed));
+  }
+
+  /// The ops over `overRows`' results at the element each reduction's
+  /// `index` names (they read them at their own elements: identity maps).
+  void epilogues(bool overRows, llvm::DenseMap<Value, SmallVector<Value>> &indexOf) {
+    for (MultiReduction::Member e : m.epilogues) {
+      if (e.overRows != overRows)
+        continue;
+      SmallVector<Value> ivs;
+      for (Value in : e.op.getDpsInputs())
+        if (auto it = indexOf.find(in); it != indexOf.end()) {
+          ivs = it->second;
+          break;
+        }
+      emit.elementwise(e.op, ivs);
+      indexOf[e.op.getDpsInits()[0]] = ivs;
+    }
+  }
+
+  /// Row `r` of the band: its reductions across the block, each column's
+  /// value into its partial.
+  void row(Value r) {
+    SmallVector<Value> rowIvs = delinearize(b, loc, r, rowSizes);
+    SmallVector<linalg::GenericOp> overRows;
+    for (const MultiReduction::Member &red : m.reductions)
+      if (red.overRows)
+        overRows.push_back(red.op);
+    // (total, lost) a row reduction, from the identity; runs of kSumBlock
+    // of this thread's columns are folded plainly, then joined to a float
+    // sum's total with a compensated step (as RowEmitter::partialOf).
+    SmallVector<Value> inits;
+    for (linalg::GenericOp op : overRows)
+      inits.append({identity(op), identity(op)});
+    Value span = arith::MulIOp::create(b, loc, blockDim, index(RowEmitter::kSumBlock));
+    auto runs = scf::ForOp::create(
+        b, loc, tid, cols, span, inits,
+        [&](OpBuilder &nested, Location, Value first, ValueRange acc) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+          Value stop = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, first, span), cols);
+          SmallVector<Value> runInits;
+          for (linalg::GenericOp op : overRows)
+            runInits.push_back(identity(op));
+          auto run = scf::ForOp::create(
+              b, loc, first, stop, blockDim, runInits,
+              [&](OpBuilder &inner, Location, Value c, ValueRange runAcc) {
+                OpBuilder::InsertionGuard guard(b);
+                b.setInsertionPoint(inner.getInsertionBlock(), inner.getInsertionPoint());
+                SmallVector<Value> at = rowIvs;
+                llvm::append_range(at, delinearize(b, loc, c, colSizes));
+                Value x = memref::LoadOp::create(b, loc, m.input, at);
+                SmallVector<Value> next;
+                unsigned i = 0, j = 0;
+                for (MultiReduction::Member red : m.reductions) {
+                  SmallVector<Value> ivs = loopIvs(red.op, at);
+                  if (red.overRows) {
+                    next.push_back(step(red.op, x, runAcc[i++], ivs));
+                    continue;
+                  }
+                  Value p = memref::LoadOp::create(b, loc, partials[j], ValueRange{bid, c});
+                  memref::StoreOp::create(b, loc, step(red.op, x, p, ivs), partials[j++],
+                                          ValueRange{bid, c});
+                }
+                scf::YieldOp::create(b, loc, next);
+              });
+          SmallVector<Value> out;
+          for (auto [i, op] : llvm::enumerate(overRows)) {
+            Value total = acc[2 * i], lost = acc[2 * i + 1], part = run.getResult(i);
+            if (isFloatSum(op)) {
+              auto [sum, newLost] = lowering::compensatedAdd(b, loc, total, lost, part);
+              out.append({sum, newLost});
+            } else {
+              out.append({emit.combine(combinerOf(op), total, part), lost});
+            }
+          }
+          scf::YieldOp::create(b, loc, out);
+        });
+    SmallVector<Value> at = rowIvs;
+    at.append(colSizes.size(), index(0));
+    llvm::DenseMap<Value, SmallVector<Value>> indexOf;
+    for (auto [i, op] : llvm::enumerate(overRows)) {
+      Value total = runs.getResult(2 * i);
+      if (isFloatSum(op))
+        total = arith::SubFOp::create(b, loc, total, runs.getResult(2 * i + 1));
+      SmallVector<Value> where = resultIndex(op, at, /*overRows=*/true);
+      target.blockCombine(b, loc, combinerOf(op), total, identity(op), tid, blockDim,
+                          combineScratch[i], op.getDpsInits()[0], where);
+      indexOf[op.getDpsInits()[0]] = where;
+    }
+    if (llvm::any_of(m.epilogues, [](const MultiReduction::Member &e) { return e.overRows; })) {
+      target.barrier(b, loc); // thread 0 stored the row's values
+      auto first = scf::IfOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, index(0)), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&first.getThenRegion().front());
+      epilogues(/*overRows=*/true, indexOf);
+    }
+    target.barrier(b, loc); // the combine buffers serve the next row
+  }
+
+  /// Column `c`: its partials in band order, then the ops over it.
+  void finishColumn(Value c) {
+    SmallVector<Value> at(rowSizes.size(), index(0));
+    llvm::append_range(at, delinearize(b, loc, c, colSizes));
+    llvm::DenseMap<Value, SmallVector<Value>> indexOf;
+    unsigned j = 0;
+    for (MultiReduction::Member red : m.reductions) {
+      if (red.overRows)
+        continue;
+      Value partial = partials[j++];
+      Value id = identity(red.op);
+      Operation *combine = combinerOf(red.op);
+      bool sum = isFloatSum(red.op);
+      auto fold = scf::ForOp::create(
+          b, loc, index(0), bands, index(1), ValueRange{id, id},
+          [&](OpBuilder &nested, Location, Value p, ValueRange acc) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+            Value v = memref::LoadOp::create(b, loc, partial, ValueRange{p, c});
+            SmallVector<Value> next;
+            if (sum) {
+              auto [s, lost] = lowering::compensatedAdd(b, loc, acc[0], acc[1], v);
+              next = {s, lost};
+            } else {
+              next = {emit.combine(combine, acc[0], v), acc[1]};
+            }
+            scf::YieldOp::create(b, loc, next);
+          });
+      Value total = fold.getResult(0);
+      if (sum)
+        total = arith::SubFOp::create(b, loc, total, fold.getResult(1));
+      SmallVector<Value> where = resultIndex(red.op, at, /*overRows=*/false);
+      memref::StoreOp::create(b, loc, total, red.op.getDpsInits()[0], where);
+      indexOf[red.op.getDpsInits()[0]] = where;
+    }
+    epilogues(/*overRows=*/false, indexOf);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const MultiReduction &m;
+  ArrayRef<linalg::LinalgOp> ops;
+  const launch::LaunchTarget &target;
+  Layout layout; // unused by the pieces of RowEmitter this emitter calls
+  RowEmitter emit;
+};
+
+} // namespace
+
+LogicalResult mapMultiReductionKernel(OpBuilder &b, StringAttr name,
+                                      ArrayRef<linalg::LinalgOp> ops,
+                                      const launch::LaunchTarget &target,
+                                      FlatSymbolRefAttr ticket) {
+  linalg::LinalgOp lastOp = ops.back();
+  Location loc = lastOp.getLoc();
+  std::optional<MultiReduction> m = matchMultiReduction(ops);
+  if (!m || !isa<MemRefType>(m->input.getType()))
+    return emitError(loc, "kernel '")
+           << name.getValue()
+           << "' (multi_reduction) is no set of reductions over the rows and columns of one "
+              "buffer";
+  MLIRContext *ctx = b.getContext();
+  MultiReductionEmitter emit(b, loc, *m, ops, target);
+  unsigned rank = cast<MemRefType>(m->input.getType()).getRank();
+  for (unsigned d = 0; d < rank; ++d)
+    (d < m->split ? emit.rowSizes : emit.colSizes)
+        .push_back(b.createOrFold<memref::DimOp>(loc, m->input, d));
+  auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value one = constant(1);
+  emit.rows = product(b, loc, emit.rowSizes);
+  emit.cols = product(b, loc, emit.colSizes);
+  // Bands of at least kBandRows rows, at most kMaxBands of them.
+  emit.bands = arith::MinUIOp::create(
+      b, loc,
+      arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, emit.rows, constant(kBandRows)),
+                             one),
+      constant(kMaxBands));
+  emit.bandRows = arith::CeilDivUIOp::create(b, loc, emit.rows, emit.bands);
+  // Threads: the columns rounded up to whole warps, at most the target's.
+  Value threads = target.threadsPerBlock(b, loc, [&](Value most) {
+    Value warps = arith::MulIOp::create(
+        b, loc, arith::CeilDivUIOp::create(b, loc, emit.cols, constant(32)), constant(32));
+    return arith::MinUIOp::create(b, loc, arith::MaxUIOp::create(b, loc, warps, constant(32)),
+                                  most)
+        .getResult();
+  });
+  SmallVector<Type> shared;
+  SmallVector<size_t> combineSizes;
+  for (MultiReduction::Member red : m->reductions) {
+    Type type = combinerOf(red.op)->getResult(0).getType();
+    if (red.overRows) {
+      SmallVector<Type> scratch = target.combineScratch(ctx, type);
+      combineSizes.push_back(scratch.size());
+      llvm::append_range(shared, scratch);
+      continue;
+    }
+    emit.partials.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, type),
+        ValueRange{emit.bands, emit.cols}));
+  }
+  size_t numCombine = shared.size();
+  llvm::append_range(shared, target.lastBlockScratch(ctx));
+  auto launch = buildKernelLaunch(b, loc, name.getValue(),
+                                  {emit.bands, one, one, threads, one, one}, shared);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    ValueRange workgroup = launch.getWorkgroupAttributions();
+    for (size_t n : combineSizes) {
+      emit.combineScratch.push_back(workgroup.take_front(n));
+      workgroup = workgroup.drop_front(n);
+    }
+    emit.lastScratch = launch.getWorkgroupAttributions().drop_front(numCombine);
+    emit.tid = launch.getThreadIds().x;
+    emit.blockDim = launch.getBlockSize().x;
+    emit.bid = launch.getBlockIds().x;
+    emit.run(ticket);
+    finishLaunch(b, loc, launch);
+  }
+  for (Value p : emit.partials)
+    memref::DeallocOp::create(b, loc, p);
+  return success();
+}
+
+} // namespace kfuse::gpu
