@@ -32,14 +32,28 @@ namespace kfuse::fusion {
 
 /// Whether groups x and y iterate over the same space, so that one launch
 /// serves both: elementwise groups whose ops all have one result shape
-/// (the flat mapping runs them element by element), or reductions of one
-/// family with ops over its rows (the row mapping).
+/// (the flat mapping runs them element by element), reductions of one
+/// family with ops over its rows (the row mapping), or such a row kernel
+/// and elementwise ops over its rows x columns.
 bool Planner::sameSpace(const Group &x, const Group &y) const {
   if (x.matmul || y.matmul || x.hasSmallReduction || y.hasSmallReduction ||
       x.finalReduction || y.finalReduction)
     return false;
-  if (x.reduction || y.reduction)
-    return x.reduction && y.reduction && sameReduction(*x.reduction, *y.reduction);
+  if (x.reduction && y.reduction)
+    return sameReduction(*x.reduction, *y.reduction);
+  if (x.reduction || y.reduction) {
+    // A row kernel and elementwise ops over its rows x columns (`x.sum(1)`
+    // and `exp(x)`): its block owns the rows the ops run over, so it reads
+    // x once for both (canMerge checks the rows). Not where the rows are
+    // the leading dims: a block per column would write the ops' results
+    // down the columns.
+    const Group &reduction = x.reduction ? x : y, &pointwise = x.reduction ? y : x;
+    const Node &r = g.nodes[*reduction.reduction];
+    return r.reducesTrailingLoops && !pointwise.multiReduction &&
+           llvm::all_of(pointwise.nodes, [&](unsigned n) {
+             return g.nodes[n].kind != KernelKind::Reduction && domainOf(n) == r.domain;
+           });
+  }
   const Node &first = g.nodes[x.nodes.front()];
   auto sameShape = [&](unsigned n) {
     const Node &node = g.nodes[n];

@@ -72,6 +72,56 @@ func.func @sum_two_dims(%x: tensor<64x32xf32>) -> (tensor<32xf32>, tensor<64xf32
   return %a, %b : tensor<32xf32>, tensor<64xf32>
 }
 
+// A row sum of x and exp(x) over its rows x columns (issue 26: "a
+// reduction next to a pointwise op of the same input"): the row kernel's
+// block owns the row exp runs over, so one kernel reads x once. Eager
+// (2048 + 64) + (2048 + 2048); fused 2048 + 64 + 2048.
+// CHECK-LABEL: function @row_sum_and_exp
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 2 1
+// CHECK-NEXT: transfers 4 3
+// CHECK-NEXT: elements 6208 4160
+// CHECK: reduction_sum_exp_{{[0-9]+}} (reduction): ops sum, exp
+// CHECK: runs as row
+// OFF-LABEL: function @row_sum_and_exp
+// OFF-NEXT: eager fused
+// OFF-NEXT: kernels 2 2
+func.func @row_sum_and_exp(%x: tensor<64x32xf32>) -> (tensor<64xf32>, tensor<64x32xf32>) {
+  %a = kf.sum %x dims [1] : tensor<64x32xf32>
+  %b = kf.exp %x : tensor<64x32xf32>
+  return %a, %b : tensor<64xf32>, tensor<64x32xf32>
+}
+
+// softmax(x) and relu(x): relu joins softmax's row kernel. Eager: max
+// (2048 + 64), sub (2048 + 64 + 2048), exp (2048 + 2048), sum (2048 + 64),
+// div (2048 + 64 + 2048), relu (2048 + 2048) = 20736 in 14 transfers;
+// fused 2048 + 2 x 2048.
+// CHECK-LABEL: function @softmax_and_relu
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 6 1
+// CHECK-NEXT: transfers 14 3
+// CHECK-NEXT: elements 20736 6144
+// OFF-LABEL: function @softmax_and_relu
+// OFF-NEXT: eager fused
+// OFF-NEXT: kernels 6 2
+func.func @softmax_and_relu(%x: tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
+  %a = kf.softmax %x dim 1 : tensor<64x32xf32>
+  %b = kf.relu %x : tensor<64x32xf32>
+  return %a, %b : tensor<64x32xf32>, tensor<64x32xf32>
+}
+
+// A column sum (over the leading dim) and exp(x): its kernel's blocks own
+// columns, and exp's results would be written down the columns: kept
+// apart (2 kernels).
+// CHECK-LABEL: function @col_sum_and_exp
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 2 2
+func.func @col_sum_and_exp(%x: tensor<64x32xf32>) -> (tensor<32xf32>, tensor<64x32xf32>) {
+  %a = kf.sum %x dims [0] : tensor<64x32xf32>
+  %b = kf.exp %x : tensor<64x32xf32>
+  return %a, %b : tensor<32xf32>, tensor<64x32xf32>
+}
+
 // exp(x) over 64x32 and -x.t() over 32x64: different result shapes, so
 // the flat mapping could not run them element by element: 2 kernels.
 // CHECK-LABEL: function @different_shapes

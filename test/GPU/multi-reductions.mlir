@@ -21,21 +21,24 @@
 // LAUNCH: gpu.launch_func {{.*}} @kfuse_kernels::@reduction_sum_sum_0 blocks
 // LAUNCH-NOT: gpu.launch_func
 // LAUNCH: gpu.dealloc async {{.*}} %[[P]]
-// The block's partials start from 0; each element of x is loaded once,
-// added to its column's partial and to the row's run; the row's sum is
-// combined across the block (shuffles, slots) and stored by thread 0; a
-// barrier before the next row reuses the slots.
+// The 32 static columns are one warp's, a column a thread: each column's
+// partial for the band stays in the thread's registers (carried by the
+// loop over the band's rows) and is stored once after it. Each element of
+// x is loaded once and added to its column's partial and to the row's
+// value; the row's sum is combined across the block (shuffles, slots) and
+// stored by thread 0; a barrier before the next row reuses the slots.
 // LAUNCH-LABEL: gpu.func @reduction_sum_sum_0(
-// LAUNCH: memref.store %cst, %[[PARTIAL:.*]][%block_id_x, %{{.*}}] : memref<?x?xf32>
-// LAUNCH: scf.for
-// LAUNCH: %[[X:.*]] = memref.load %{{.*}} : memref<64x32xf32>
+// LAUNCH-SAME: known_block_size = array<i32: 32, 1, 1>
+// LAUNCH: %[[BAND:.*]] = scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[COL:.*]] = %cst) -> (f32) {
+// LAUNCH: %[[X:.*]] = memref.load %{{.*}}[%[[R]], %{{.*}}] : memref<64x32xf32>
 // LAUNCH-NOT: memref.load {{.*}} : memref<64x32xf32>
-// LAUNCH: %[[OLD:.*]] = memref.load %[[PARTIAL]][%block_id_x, %{{.*}}]
-// LAUNCH: %[[NEW:.*]] = arith.addf %[[OLD]], %[[X]] : f32
-// LAUNCH: memref.store %[[NEW]], %[[PARTIAL]][%block_id_x, %{{.*}}]
+// LAUNCH-NOT: memref<?x?xf32>
+// LAUNCH: arith.addf %[[COL]], %[[X]] : f32
 // LAUNCH: gpu.shuffle xor
 // LAUNCH: memref.store %{{.*}} : memref<64xf32>
 // LAUNCH: gpu.barrier
+// LAUNCH: scf.yield
+// LAUNCH: memref.store %[[BAND]], %[[PARTIAL:.*]][%block_id_x, %{{.*}}] : memref<?x?xf32>
 // Then the ticket; the last block sums each column's partials over the
 // bands and stores the column's value.
 // LAUNCH: memref.atomic_rmw addi
@@ -44,6 +47,15 @@
 // LAUNCH: memref.load %[[PARTIAL]]
 // LAUNCH: memref.store %{{.*}} : memref<32xf32>
 // LAUNCH: gpu.return
+// Columns unknown until the launch: each band's partials start from 0 in
+// global memory and are updated at every row by the thread that owns the
+// column (a load, the add, a store).
+// LAUNCH-LABEL: gpu.func @reduction_sum_sum_{{[0-9]+}}({{.*}}memref<40x?xf32>
+// LAUNCH: memref.store %cst, %[[P:.*]][%block_id_x, %{{.*}}] : memref<?x?xf32>
+// LAUNCH: %[[Y:.*]] = memref.load %{{.*}} : memref<40x?xf32>
+// LAUNCH: %[[OLD:.*]] = memref.load %[[P]][%block_id_x, %{{.*}}]
+// LAUNCH: %[[NEW:.*]] = arith.addf %[[OLD]], %[[Y]] : f32
+// LAUNCH: memref.store %[[NEW]], %[[P]][%block_id_x, %{{.*}}]
 //
 // One entry a kernel with its atomic ticket; ptxas accepts it.
 // RUN: kfuse-compile %s --emit=ptx -o %t.ptx
@@ -98,6 +110,7 @@
 
 // DIMS @dynamic_rows: 333
 // DIMS @four: 1000
+// DIMS @dynamic_cols: 300
 
 func.func @sum_both(%x: tensor<64x32xf32>) -> (tensor<32xf32>, tensor<64xf32>) {
   %a = kf.sum %x dims [0] : tensor<64x32xf32>
@@ -109,6 +122,21 @@ func.func @sum_wide(%x: tensor<70x300xf32>) -> (tensor<300xf32>, tensor<70xf32>)
   %a = kf.sum %x dims [0] : tensor<70x300xf32>
   %b = kf.sum %x dims [1] : tensor<70x300xf32>
   return %a, %b : tensor<300xf32>, tensor<70xf32>
+}
+
+// Columns known only at run time: the partials in memory.
+func.func @dynamic_cols(%x: tensor<40x?xf32>) -> (tensor<?xf32>, tensor<40xf32>) {
+  %a = kf.sum %x dims [0] : tensor<40x?xf32>
+  %b = kf.sum %x dims [1] : tensor<40x?xf32>
+  return %a, %b : tensor<?xf32>, tensor<40xf32>
+}
+
+// 1000 columns: 256 threads of 4 columns each (the last 24 threads own 3),
+// in registers on the GPU; 37 rows: 2 bands.
+func.func @four_per_thread(%x: tensor<37x1000xf32>) -> (tensor<1000xf32>, tensor<37xf32>) {
+  %a = kf.max %x dims [0] : tensor<37x1000xf32>
+  %b = kf.sum %x dims [1] : tensor<37x1000xf32>
+  return %a, %b : tensor<1000xf32>, tensor<37xf32>
 }
 
 func.func @four(%x: tensor<?x3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<?xf32>, tensor<?xf32>) {

@@ -212,6 +212,10 @@ def main():
         atol, rtol = tols[i] if len(tols) == len(fused) else (a.atol, a.rtol)
         if f.shape != e.shape or not agree(f, e, atol, rtol):
             excess = np.abs(f - e) - rtol * np.abs(e) - printed_quantum(f, e)
+            if f.shape == e.shape:
+                # NaN on both sides agrees; NaN on one side is the worst.
+                both = np.isnan(f) & np.isnan(e)
+                excess = np.where(both, -np.inf, np.where(np.isnan(excess), np.inf, excess))
             bad = np.argmax(excess) if f.shape == e.shape else 0
             where = (f"; worst at [{bad}]: {f[bad]!r} against {e[bad]!r}, allowed "
                      f"{atol:g} + {rtol:g} * |reference| + a unit of the 6th digit"

@@ -9,8 +9,10 @@
 // its threads stride over each row's columns, folding the row's reductions
 // (combined across the block at the row's end, as a row kernel does) and
 // each column's value into that column's partial for the band, kept in
-// global memory: the thread that owns a column is the only one to update
-// its partial, so no barrier guards it. The last block to finish
+// global memory (the thread that owns a column is the only one to update
+// its partial, so no barrier guards it), or, on the GPU where the columns
+// are static and a thread owns at most 4, in that thread's registers until
+// the band's end. The last block to finish
 // (launch/LastBlockTicket.h) combines each column's partials in band
 // order, so the result does not depend on which block is last, then runs
 // the ops over the columns' results.
@@ -23,10 +25,7 @@
 // read once by the last block.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/analysis/AxisReductions.h"
 #include "passes/gpu/rows/RowEmitter.h"
-
-#include "llvm/ADT/DenseSet.h"
 
 namespace kfuse::gpu {
 
@@ -36,103 +35,8 @@ namespace {
 
 /// Rows a band holds at least, and the most bands (partials) a launch has.
 constexpr int64_t kBandRows = 32, kMaxBands = 1024;
-
-/// The value through which later ops read what `op` writes: its result on
-/// tensors, its init on buffers.
-Value writtenBy(linalg::GenericOp op) {
-  return op.hasPureTensorSemantics() ? op->getResult(0) : op.getDpsInits()[0];
-}
-
-/// `v` with reshapes and casts looked through (a kernel's value read through
-/// a view is still the kernel's value).
-Value viewRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
-            memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp,
-            memref::SubViewOp, memref::ReinterpretCastOp>(def))
-      v = def->getOperand(0);
-    else
-      break;
-  }
-  return v;
-}
-
-/// Whether every result of `map` is a parallel loop of `op` or the
-/// constant 0 (a keepdim unit dim).
-bool indexedByParallelLoops(linalg::GenericOp op, AffineMap map) {
-  auto iterators = op.getIteratorTypesArray();
-  for (AffineExpr e : map.getResults()) {
-    if (auto d = dyn_cast<AffineDimExpr>(e)) {
-      if (iterators[d.getPosition()] != utils::IteratorType::parallel)
-        return false;
-    } else if (auto c = dyn_cast<AffineConstantExpr>(e); !c || c.getValue() != 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
-} // namespace
-
-std::optional<MultiReduction> matchMultiReduction(ArrayRef<linalg::LinalgOp> ops) {
-  MultiReduction m;
-  llvm::DenseMap<Value, bool> familyOf; // a value the kernel writes -> over rows?
-  llvm::DenseSet<Value> written;
-  for (linalg::LinalgOp op : ops)
-    for (Value v : op.hasPureTensorSemantics() ? ValueRange(op->getResults())
-                                               : ValueRange(op.getDpsInits()))
-      written.insert(v);
-  bool rows = false, cols = false;
-  for (linalg::LinalgOp op : ops) {
-    if (isa<linalg::FillOp>(op.getOperation()))
-      continue; // each reduction's is checked below
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic || generic.getNumDpsInits() != 1)
-      return std::nullopt;
-    if (isReduction(op)) {
-      std::optional<analysis::AxisReduction> axis = analysis::axisReductionOf(generic);
-      if (!axis || (m.input && axis->input != m.input) || (m.split && m.split != axis->split))
-        return std::nullopt;
-      m.input = axis->input;
-      m.split = axis->split;
-      bool overRows = axis->overRows;
-      Operation *combine = combinerOf(generic);
-      arith::ConstantOp init = initialValue(generic, ops);
-      if (!combine || !init || !isIdentityOf(combine, init) ||
-          !indexedByParallelLoops(generic,
-                                  generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))))
-        return std::nullopt;
-      (overRows ? rows : cols) = true;
-      m.reductions.push_back({generic, overRows});
-      familyOf[writtenBy(generic)] = overRows;
-      continue;
-    }
-    // An op over one family's results, at their own elements; what else
-    // it reads comes from outside the kernel.
-    std::optional<bool> family;
-    for (OpOperand *input : generic.getDpsInputOperands()) {
-      auto it = familyOf.find(input->get());
-      if (it == familyOf.end()) {
-        if (written.contains(viewRoot(input->get())))
-          return std::nullopt; // a value of the kernel read through a view
-        continue;
-      }
-      if (!generic.getMatchingIndexingMap(input).isIdentity() ||
-          (family && *family != it->second))
-        return std::nullopt;
-      family = it->second;
-    }
-    if (!family || !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)).isIdentity())
-      return std::nullopt; // an op before the reductions: not served
-    m.epilogues.push_back({generic, *family});
-    familyOf[writtenBy(generic)] = *family;
-  }
-  if (!rows || !cols || written.contains(viewRoot(m.input)))
-    return std::nullopt;
-  return m;
-}
-
-namespace {
+/// The most columns a thread keeps its band's partials of in registers.
+constexpr int64_t kRegisterColumns = 4;
 
 /// Emits, inside the launch, what the blocks of a multi-reduction run.
 class MultiReductionEmitter {
@@ -147,29 +51,63 @@ public:
   SmallVector<ValueRange> combineScratch; // per row reduction
   ValueRange lastScratch;
   Value tid, blockDim, bid;
+  /// Columns a thread owns when its partials stay in registers (static
+  /// columns, at most kRegisterColumns a thread), else 0: in memory.
+  unsigned registerColumns = 0;
 
   /// The whole launch body.
   void run(FlatSymbolRefAttr ticket) {
     emit.tid = tid;
     emit.blockDim = blockDim;
     Value zero = index(0);
-    // Each column's partial of this band starts from the identity.
-    forColumns(zero, [&](Value c) {
-      unsigned j = 0;
-      for (MultiReduction::Member r : m.reductions)
-        if (!r.overRows)
-          memref::StoreOp::create(b, loc, identity(r.op), partials[j++], ValueRange{bid, c});
-    });
     Value begin = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, bid, bandRows), rows);
     Value end = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, begin, bandRows), rows);
-    scf::ForOp::create(b, loc, begin, end, index(1), ValueRange(),
-                       [&](OpBuilder &nested, Location, Value r, ValueRange) {
-                         OpBuilder::InsertionGuard guard(b);
-                         b.setInsertionPoint(nested.getInsertionBlock(),
-                                             nested.getInsertionPoint());
-                         row(r);
-                         scf::YieldOp::create(b, loc);
-                       });
+    if (registerColumns) {
+      // Each column's partial of this band in registers, from the identity,
+      // stored once after the band.
+      SmallVector<linalg::GenericOp> overCols;
+      SmallVector<Value> inits;
+      for (MultiReduction::Member r : m.reductions)
+        if (!r.overRows) {
+          overCols.push_back(r.op);
+          for (unsigned k = 0; k < registerColumns; ++k)
+            inits.push_back(identity(r.op));
+        }
+      auto band = scf::ForOp::create(
+          b, loc, begin, end, index(1), inits,
+          [&](OpBuilder &nested, Location, Value r, ValueRange acc) {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+            scf::YieldOp::create(b, loc, rowInRegisters(r, acc));
+          });
+      for (unsigned k = 0; k < registerColumns; ++k) {
+        Value c = arith::AddIOp::create(b, loc, tid,
+                                        arith::MulIOp::create(b, loc, blockDim, index(k)));
+        auto inside = scf::IfOp::create(
+            b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, cols), false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&inside.getThenRegion().front());
+        for (unsigned j = 0; j < overCols.size(); ++j)
+          memref::StoreOp::create(b, loc, band.getResult(j * registerColumns + k), partials[j],
+                                  ValueRange{bid, c});
+      }
+    } else {
+      // Each column's partial of this band starts from the identity.
+      forColumns(zero, [&](Value c) {
+        unsigned j = 0;
+        for (MultiReduction::Member r : m.reductions)
+          if (!r.overRows)
+            memref::StoreOp::create(b, loc, identity(r.op), partials[j++], ValueRange{bid, c});
+      });
+      scf::ForOp::create(b, loc, begin, end, index(1), ValueRange(),
+                         [&](OpBuilder &nested, Location, Value r, ValueRange) {
+                           OpBuilder::InsertionGuard guard(b);
+                           b.setInsertionPoint(nested.getInsertionBlock(),
+                                               nested.getInsertionPoint());
+                           row(r);
+                           scf::YieldOp::create(b, loc);
+                         });
+    }
     // The columns: the last block combines the bands' partials.
     Value isLast = target.isLastBlock(b, loc, ticket, tid, bands, lastScratch);
     auto last = scf::IfOp::create(b, loc, isLast, false);
@@ -304,15 +242,64 @@ private:
           }
           scf::YieldOp::create(b, loc, out);
         });
-    SmallVector<Value> at = rowIvs;
-    at.append(colSizes.size(), index(0));
-    llvm::DenseMap<Value, SmallVector<Value>> indexOf;
+    SmallVector<Value> totals;
     for (auto [i, op] : llvm::enumerate(overRows)) {
       Value total = runs.getResult(2 * i);
       if (isFloatSum(op))
         total = arith::SubFOp::create(b, loc, total, runs.getResult(2 * i + 1));
+      totals.push_back(total);
+    }
+    finishRow(rowIvs, totals);
+  }
+
+  /// The row reductions over the rows (in program order), for this thread
+  /// of the block.
+  SmallVector<linalg::GenericOp> rowReductions() const {
+    SmallVector<linalg::GenericOp> out;
+    for (MultiReduction::Member red : m.reductions)
+      if (red.overRows)
+        out.push_back(red.op);
+    return out;
+  }
+
+  /// Row `r` of the band with each column's partial in registers
+  /// (registerColumns of this thread's columns): `acc` the partials,
+  /// column reduction by column reduction; returns them updated.
+  SmallVector<Value> rowInRegisters(Value r, ValueRange acc) {
+    SmallVector<Value> rowIvs = delinearize(b, loc, r, rowSizes);
+    SmallVector<linalg::GenericOp> overRows = rowReductions();
+    SmallVector<Value> runs, next(acc);
+    for (linalg::GenericOp op : overRows)
+      runs.push_back(identity(op));
+    for (unsigned k = 0; k < registerColumns; ++k) {
+      Value c = arith::AddIOp::create(b, loc, tid,
+                                      arith::MulIOp::create(b, loc, blockDim, index(k)));
+      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, cols);
+      // A thread past the last column reads column 0 and keeps nothing.
+      SmallVector<Value> at = rowIvs;
+      llvm::append_range(
+          at, delinearize(b, loc, arith::SelectOp::create(b, loc, valid, c, index(0)), colSizes));
+      Value x = memref::LoadOp::create(b, loc, m.input, at);
+      unsigned i = 0, j = 0;
+      for (MultiReduction::Member red : m.reductions) {
+        Value &slot = red.overRows ? runs[i++] : next[(j++) * registerColumns + k];
+        slot = arith::SelectOp::create(b, loc, valid, step(red.op, x, slot, loopIvs(red.op, at)),
+                                       slot);
+      }
+    }
+    finishRow(rowIvs, runs);
+    return next;
+  }
+
+  /// The end of a row: its reductions' `totals` (this thread's) combined
+  /// across the block and stored by thread 0, then the ops over them.
+  void finishRow(ArrayRef<Value> rowIvs, ArrayRef<Value> totals) {
+    SmallVector<Value> at(rowIvs);
+    at.append(colSizes.size(), index(0));
+    llvm::DenseMap<Value, SmallVector<Value>> indexOf;
+    for (auto [i, op] : llvm::enumerate(rowReductions())) {
       SmallVector<Value> where = resultIndex(op, at, /*overRows=*/true);
-      target.blockCombine(b, loc, combinerOf(op), total, identity(op), tid, blockDim,
+      target.blockCombine(b, loc, combinerOf(op), totals[i], identity(op), tid, blockDim,
                           combineScratch[i], op.getDpsInits()[0], where);
       indexOf[op.getDpsInits()[0]] = where;
     }
@@ -406,7 +393,26 @@ LogicalResult mapMultiReductionKernel(OpBuilder &b, StringAttr name,
       constant(kMaxBands));
   emit.bandRows = arith::CeilDivUIOp::create(b, loc, emit.rows, emit.bands);
   // Threads: the columns rounded up to whole warps, at most the target's.
+  // With static columns and cooperating threads, a thread owning at most
+  // kRegisterColumns columns keeps their partials in registers.
+  std::optional<int64_t> staticCols = 1;
+  for (unsigned d = m->split; d < rank; ++d) {
+    int64_t size = cast<MemRefType>(m->input.getType()).getDimSize(d);
+    staticCols = ShapedType::isDynamic(size) ? std::nullopt
+                                             : std::optional<int64_t>(*staticCols * size);
+    if (!staticCols)
+      break;
+  }
   Value threads = target.threadsPerBlock(b, loc, [&](Value most) {
+    std::optional<int64_t> max = getConstantIntValue(most);
+    if (staticCols && max && target.hasCooperativeThreads()) {
+      int64_t t = std::min(*max, std::max<int64_t>(32, llvm::divideCeil(*staticCols, 32) * 32));
+      int64_t perThread = llvm::divideCeil(*staticCols, t);
+      if (perThread <= kRegisterColumns) {
+        emit.registerColumns = perThread;
+        return constant(t).getResult();
+      }
+    }
     Value warps = arith::MulIOp::create(
         b, loc, arith::CeilDivUIOp::create(b, loc, emit.cols, constant(32)), constant(32));
     return arith::MinUIOp::create(b, loc, arith::MaxUIOp::create(b, loc, warps, constant(32)),
