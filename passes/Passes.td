@@ -233,7 +233,10 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       through broadcasts and dtype casts;
     * `reduction-prologue`: elementwise ops into the reduction that reads
       them (`sum(exp(x))` is one kernel);
-    * `reduction-epilogue`: elementwise ops on a reduction's result;
+    * `reduction-epilogue`: elementwise ops on a reduction's result, also
+      where they read each row's value once at a permuted place
+      (`x.sum(2).t().exp()`: the op then iterates in the rows' order and
+      writes through the permutation);
     * `row-persistent`: a reduction read back over the elements it
       reduced, each at its own row (softmax's `x - max(x)`, `x -
       x.mean(0)`): one block owns a row, so softmax and layer_norm are one
@@ -251,8 +254,10 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       consumer's kernel when reading its inputs moves fewer bytes than
       reading its result;
     * `sibling`: groups that read the same tensor over the same iteration
-      space (elementwise ops of one result shape, or reductions of one
-      family) become one multi-output kernel reading it once;
+      space (elementwise ops of one result shape, reductions of one
+      family, or a row kernel over trailing dims and elementwise ops over
+      its rows x columns: `x.sum(1)` and `exp(x)`) become one
+      multi-output kernel reading it once;
     * `reduction-chain`: a reduction over the trailing dims and a full
       reduction of its results (`x.sum(1).sum(0)`) in one kernel;
     * `small-reduction`: a static reduction of at most 8 elements whose

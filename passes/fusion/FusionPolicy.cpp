@@ -301,7 +301,9 @@ EdgeDecision Planner::localRule(const Edge &e) {
         return rule(FusionRule::ReductionChain);
       return refuse(Reason::ProducerReduction);
     }
-    if (c.domain == p.outDomain)
+    // Over its rows, or over them in another order reading each row's
+    // value once (`x.sum(2).t().exp()`: the row's block computes it).
+    if (c.domain == p.outDomain || readsRowsPermuted(e))
       return rule(FusionRule::ReductionEpilogue);
     // Read back over the rows it reduced (the trailing dims' or others':
     // `x - x.mean(0)`): one block can own a row. A full reduction has one

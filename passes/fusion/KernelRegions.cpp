@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -288,6 +290,45 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
     return func.emitError("kf-form-kernels: the kernels depend on each other "
                           "in a cycle");
   return formed;
+}
+
+void readRowValuesInRowOrder(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  root->walk([&](kf::KernelOp kernel) {
+    if (kernel.getKind() != KernelKind::Reduction)
+      return;
+    llvm::DenseSet<Value> rowValues; // the kernel's reductions' results
+    SmallVector<std::pair<linalg::GenericOp, SmallVector<unsigned>>> permuted;
+    for (Operation &op : kernel.getBody().front()) {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic)
+        continue;
+      if (generic.getNumReductionLoops() > 0) {
+        rowValues.insert(generic->result_begin(), generic->result_end());
+        continue;
+      }
+      std::optional<AffineMap> order;
+      bool one = true;
+      for (OpOperand *input : generic.getDpsInputOperands()) {
+        if (!rowValues.contains(input->get()))
+          continue;
+        AffineMap map = generic.getMatchingIndexingMap(input);
+        one &= map.isPermutation() && (!order || *order == map);
+        order = map;
+      }
+      if (!one || !order || order->isIdentity())
+        continue;
+      // New loop i is the loop that reads the value's dim i.
+      SmallVector<unsigned> interchange;
+      for (unsigned i = 0; i < order->getNumResults(); ++i)
+        interchange.push_back(order->getDimPosition(i));
+      permuted.push_back({generic, interchange});
+    }
+    for (auto &[generic, interchange] : permuted) {
+      rewriter.setInsertionPoint(generic);
+      (void)linalg::interchangeGenericOp(rewriter, generic, interchange);
+    }
+  });
 }
 
 } // namespace kfuse::fusion

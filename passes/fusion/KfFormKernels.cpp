@@ -255,6 +255,7 @@ LogicalResult mergeKernelBodies(Operation *root) {
   if (failed(applyPatternsGreedily(root, std::move(patterns), config)))
     return root->emitError("kf-form-kernels: merging the ops of the kernels "
                            "did not converge");
+  readRowValuesInRowOrder(root);
   return success();
 }
 

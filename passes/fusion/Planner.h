@@ -86,6 +86,8 @@ private:
   EdgeDecision localRule(const Edge &e);
   bool inlinedInConsumer(const Edge &e) const;
   bool readsOwnRow(const Edge &e) const;
+  bool readsRowsPermuted(const Edge &e) const;
+  std::optional<llvm::SmallVector<unsigned>> permutedRead(const Edge &e) const;
   bool sameReduction(unsigned a, unsigned b) const;
   std::optional<llvm::SmallVector<unsigned>> ownRow(unsigned n,
                                                     unsigned rows) const;

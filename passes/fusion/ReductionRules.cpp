@@ -78,6 +78,35 @@ bool Planner::readsOwnRow(const Edge &e) const {
   return read.size() == p.outDomain.size() && read == rows;
 }
 
+/// For a pointwise consumer of a row reduction that reads every one of its
+/// result's non-unit dims with a distinct loop and iterates over nothing
+/// else (`x.sum(2).t()`, read at [j, i]): for each result dim, the loop
+/// (among those not static 1s) that reads it. Nullopt otherwise.
+std::optional<SmallVector<unsigned>> Planner::permutedRead(const Edge &e) const {
+  const Node &p = g.nodes[e.producer], &c = g.nodes[e.consumer];
+  if (c.kind != KernelKind::Pointwise || !e.readMap || e.throughReshape || e.gathered ||
+      p.outDomain.empty() || c.domain.size() != p.outDomain.size())
+    return std::nullopt;
+  std::optional<SmallVector<unsigned>> loops = nonUnitReads(e.readMap, c.loopSizes, e.read);
+  if (!loops || loops->size() != c.domain.size())
+    return std::nullopt;
+  SmallVector<unsigned> sorted(*loops);
+  llvm::sort(sorted);
+  if (!llvm::equal(sorted, llvm::seq<unsigned>(0, sorted.size())))
+    return std::nullopt;
+  return loops;
+}
+
+/// Whether the consumer reads the row reduction's value of each of its
+/// rows once, at a permuted place (permutedRead, not in order): the block
+/// that owns the row computes that element. kf-form-kernels then makes the
+/// consumer iterate in the rows' order (KernelRegions.h:
+/// readRowValuesInRowOrder).
+bool Planner::readsRowsPermuted(const Edge &e) const {
+  std::optional<SmallVector<unsigned>> loops = permutedRead(e);
+  return loops && !llvm::equal(*loops, llvm::seq<unsigned>(0, loops->size()));
+}
+
 /// The loops (among those not static 1s) that say which row of the rows
 /// reduction `rows` a node's element belongs to, in the order of the rows'
 /// dims: the block that owns that row computes the element. Nullopt for a
@@ -180,7 +209,18 @@ bool Planner::readsOnlyOwnRows(unsigned a, unsigned b, unsigned rows,
         continue;
       // Through a reshape or slice (or a gather) the element read is not
       // followed.
-      if (edge.throughReshape || edge.gathered || (!own && !(own = ownRow(n, rows))))
+      if (edge.throughReshape || edge.gathered)
+        return false;
+      // An op over the rows in another order (readsRowsPermuted) owns the
+      // row whose value it reads: its loops say which, through that read.
+      if (!own && node.kind == KernelKind::Pointwise && !(domainOf(n) == g.nodes[rows].domain))
+        if (std::optional<SmallVector<unsigned>> read = permutedRead(edge);
+            read && producerDims->size() == read->size()) {
+          own.emplace();
+          for (unsigned dim : *producerDims)
+            own->push_back((*read)[dim]);
+        }
+      if (!own && !(own = ownRow(n, rows)))
         return false;
       std::optional<SmallVector<unsigned>> loops = nonUnitReads(
           edge.readMap, g.nodes[n].loopSizes, edge.read);
@@ -262,7 +302,22 @@ bool Planner::fitsRows(const Domain &domain, std::optional<unsigned> rows,
   if (!rows)
     return true;
   const Node &red = g.nodes[*rows];
-  return domain == red.domain || domain == red.outDomain ||
+  // The rows in another order (readsRowsPermuted): the same sizes.
+  auto permutedRows = [&] {
+    if (domain.size() != red.outDomain.size())
+      return false;
+    SmallVector<bool> used(domain.size(), false);
+    for (const analysis::Poly &d : domain) {
+      unsigned i = 0;
+      while (i < used.size() && (used[i] || !(red.outDomain[i] == d)))
+        ++i;
+      if (i == used.size())
+        return false;
+      used[i] = true;
+    }
+    return true;
+  };
+  return domain == red.domain || domain == red.outDomain || permutedRows() ||
          (full && domain == g.nodes[*full].outDomain);
 }
 

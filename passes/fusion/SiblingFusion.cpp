@@ -12,15 +12,18 @@
 // The multi-reduction rule joins further: a group of reductions of a
 // tensor over its trailing dims (its rows) and one of reductions of the
 // same tensor over its leading dims (its columns), each with only
-// elementwise ops over its own results besides, become one kernel that
-// reads the tensor once (tinygrad's multireduce; the mapping:
-// gpu/rows/MultiReductions.cpp). `x.sum(0)` and `x.sum(1)`: one kernel.
+// elementwise ops over its own results besides (and the elementwise ops
+// that compute the tensor, in either), become one kernel that reads the
+// tensor's inputs once (tinygrad's multireduce; the mapping:
+// gpu/rows/MultiReductions.cpp). `x.sum(0)` and `x.sum(1)`, or
+// `(x * x).sum(0)` and `(x * x).max(1)`: one kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/fusion/Planner.h"
 #include "passes/analysis/AxisReductions.h"
 #include "passes/analysis/Views.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -110,19 +113,49 @@ void Planner::fuseSiblings(FusionPlan &plan) {
 }
 
 /// Whether group `gid` is reductions of `input` over one side of `split`
-/// (the side, true for rows) and elementwise ops over their results only,
-/// as the multi-reduction mapping serves them (matchMultiReduction). Nullopt
+/// (the side, true for rows), elementwise ops over their results, and
+/// elementwise ops computing `input` over its elements (a prologue), as
+/// the multi-reduction mapping serves them (matchMultiReduction). Nullopt
 /// otherwise.
 std::optional<bool> Planner::axisFamily(unsigned gid, Value input, unsigned split) const {
   const Group &group = groups[gid];
   if (group.matmul || group.attention || group.finalReduction || group.hasSmallReduction)
     return std::nullopt;
+  // The group's nodes that compute `input` (its prologue), found from its
+  // producer backwards through the group.
+  llvm::SmallDenseSet<unsigned, 8> prologue;
+  SmallVector<unsigned> work;
+  if (auto it = g.nodeOf.find(input.getDefiningOp()); it != g.nodeOf.end() &&
+                                                      groupOf[it->second] == gid)
+    work.push_back(it->second);
+  while (!work.empty())
+    if (unsigned n = work.pop_back_val(); prologue.insert(n).second)
+      for (unsigned e : inEdges[n])
+        if (groupOf[g.edges[e].producer] == gid)
+          work.push_back(g.edges[e].producer);
+  const Domain *domain = nullptr; // the reductions'
+  for (unsigned n : group.nodes)
+    if (g.nodes[n].kind == KernelKind::Reduction)
+      domain = &g.nodes[n].domain;
   std::optional<bool> side;
   for (unsigned n : group.nodes) {
     const Node &node = g.nodes[n];
     auto generic = dyn_cast<linalg::GenericOp>(node.op);
     if (!generic || isolated.alone[n] || isolated.noMultiReduction[n])
       return std::nullopt;
+    if (prologue.contains(n)) {
+      // Elementwise over the input's elements, reading the prologue's
+      // values in place.
+      if (node.kind != KernelKind::Pointwise || node.view || !domain || !(node.domain == *domain))
+        return std::nullopt;
+      for (unsigned e : inEdges[n]) {
+        const Edge &edge = g.edges[e];
+        if (edge.gathered || (groupOf[edge.producer] == gid &&
+                              (!edge.direct || !edge.readMap.isIdentity())))
+          return std::nullopt;
+      }
+      continue;
+    }
     if (node.kind == KernelKind::Reduction) {
       std::optional<analysis::AxisReduction> axis = analysis::axisReductionOf(generic);
       if (!axis || axis->input != input || axis->split != split ||

@@ -95,6 +95,45 @@ func.func @three_dims(%x: tensor<4x8x16xf32>) -> (tensor<4x8xf32>, tensor<16xf32
   return %a, %b : tensor<4x8xf32>, tensor<16xf32>
 }
 
+// A prologue: both reductions read x * x, which the kernel computes from
+// x at each element (never written). Eager: mul (2048 in, 2048 out), sum
+// (2048, 32), max (2048, 64) = 8288 in 6 transfers; fused 2048 + 96 in 3.
+// CHECK-LABEL: function @squares
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 3 1
+// CHECK-NEXT: transfers 6 3
+// CHECK-NEXT: elements 8288 2144
+// CHECK: reduction_mul_sum_max_{{[0-9]+}} (reduction): ops mul, sum, max
+// CHECK: runs as multi_reduction
+// OFF-LABEL: function @squares
+// OFF-NEXT: eager fused
+// OFF-NEXT: kernels 3 2
+func.func @squares(%x: tensor<64x32xf32>) -> (tensor<32xf32>, tensor<64xf32>) {
+  %e = kf.mul %x, %x : tensor<64x32xf32>, tensor<64x32xf32>
+  %a = kf.sum %e dims [0] : tensor<64x32xf32>
+  %b = kf.max %e dims [1] : tensor<64x32xf32>
+  return %a, %b : tensor<32xf32>, tensor<64xf32>
+}
+
+// A prologue whose value is also a result: exp(x + b) is written once, as
+// the kernel computes it, and reduced over both axes. Eager: add (2048 +
+// 32 in, 2048 out), exp (2048, 2048), sum (2048, 32), sum (2048, 64) =
+// 12416 in 9 transfers; fused reads x and b, writes the three results:
+// 2048 + 32 + 2048 + 96 = 4224 in 5.
+// CHECK-LABEL: function @prologue_returned
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 4 1
+// CHECK-NEXT: transfers 9 5
+// CHECK-NEXT: elements 12416 4224
+// CHECK: runs as multi_reduction
+func.func @prologue_returned(%x: tensor<64x32xf32>, %bias: tensor<32xf32>) -> (tensor<64x32xf32>, tensor<32xf32>, tensor<64xf32>) {
+  %s = kf.add %x, %bias : tensor<64x32xf32>, tensor<32xf32>
+  %e = kf.exp %s : tensor<64x32xf32>
+  %a = kf.sum %e dims [0] : tensor<64x32xf32>
+  %b = kf.sum %e dims [1] : tensor<64x32xf32>
+  return %e, %a, %b : tensor<64x32xf32>, tensor<32xf32>, tensor<64xf32>
+}
+
 // Not one kernel: over dim 0 and over dim 2 of [4, 8, 16] leave dim 1
 // parallel in both, so neither reduction's results are the other's rows
 // or columns (no band of rows finishes either).
@@ -107,10 +146,8 @@ func.func @not_complementary(%x: tensor<4x8x16xf32>) -> (tensor<8x16xf32>, tenso
   return %a, %b : tensor<8x16xf32>, tensor<4x8xf32>
 }
 
-// Not one kernel: exp(x) is the column reduction's prologue (its kernel
-// computes exp over rows x columns), which the multi-reduction mapping
-// does not run; the row sum reads x itself. 2 kernels, as with the rule
-// off.
+// Not one kernel: the column sum reduces exp(x), the row sum x itself:
+// two tensors, each read by one side (2 kernels, as with the rule off).
 // CHECK-LABEL: function @prologue_on_one_side
 // CHECK-NEXT: eager fused
 // CHECK-NEXT: kernels 3 2

@@ -108,6 +108,17 @@
 // HOST-INT: run_check: result0 int32[9] matches numpy
 // HOST-INT: run_check: result1 int64[50] matches numpy
 
+// A prologue (the reductions' tensor computed in the kernel), its value
+// also returned: written once.
+// RUN: %run-check %s --input "arg0=f32[70x300]" --input "arg1=f32[300]" \
+// RUN:   --expect "np.exp(arg0 + arg1)" --expect "np.exp(arg0 + arg1).sum(0)" \
+// RUN:   --expect "np.exp(arg0 + arg1).max(1)" \
+// RUN:   -- --entry=prologue --device=cpu --repeat=2 --check | FileCheck %s --check-prefix=HOST-PRO
+// HOST-PRO: check against the CPU, unfused: {{.*}}: ok
+// HOST-PRO: run_check: result0 float32[70, 300] matches numpy
+// HOST-PRO: run_check: result1 float32[300] matches numpy
+// HOST-PRO: run_check: result2 float32[70] matches numpy
+
 // DIMS @dynamic_rows: 333
 // DIMS @four: 1000
 // DIMS @dynamic_cols: 300
@@ -122,6 +133,17 @@ func.func @sum_wide(%x: tensor<70x300xf32>) -> (tensor<300xf32>, tensor<70xf32>)
   %a = kf.sum %x dims [0] : tensor<70x300xf32>
   %b = kf.sum %x dims [1] : tensor<70x300xf32>
   return %a, %b : tensor<300xf32>, tensor<70xf32>
+}
+
+// exp(x + b) over 70 x 300, reduced both ways and returned; on the GPU
+// 256 threads of 2 columns each (registers), the exp computed at each
+// element before the reductions and stored once.
+func.func @prologue(%x: tensor<70x300xf32>, %b: tensor<300xf32>) -> (tensor<70x300xf32>, tensor<300xf32>, tensor<70xf32>) {
+  %s = kf.add %x, %b : tensor<70x300xf32>, tensor<300xf32>
+  %e = kf.exp %s : tensor<70x300xf32>
+  %a = kf.sum %e dims [0] : tensor<70x300xf32>
+  %m = kf.max %e dims [1] : tensor<70x300xf32>
+  return %e, %a, %m : tensor<70x300xf32>, tensor<300xf32>, tensor<70xf32>
 }
 
 // Columns known only at run time: the partials in memory.

@@ -43,7 +43,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from kf_gen import HalfProgram, Program  # noqa: E402
+from kf_gen import EXTRA_KINDS, HalfProgram, Program  # noqa: E402
 
 # A program with a kernel the GPU mappings do not serve (--skip-unmapped);
 # the refusal of the last one skipped is in skip_reason.
@@ -495,6 +495,8 @@ def main():
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--batch", type=int, default=20)
     ap.add_argument("--save-dir")
+    ap.add_argument("--kinds", help="op kinds added to the draw (kf_gen.EXTRA_KINDS, "
+                    "comma-separated): multi_reduction, permuted_rows")
     ap.add_argument("--candidate", default="--kf-cpu-pipeline=fusion=on",
                     help="the pipeline compared with the unfused CPU one")
     ap.add_argument("--skip-unmapped", action="store_true",
@@ -530,6 +532,9 @@ def main():
     if a.half_reference and (a.kfuse_run or a.pack or a.pointwise_only):
         ap.error("--half-reference runs through fusion_diff.py: not with --kfuse-run, --pack "
                  "or --pointwise-only")
+    for kind in (a.kinds.split(",") if a.kinds else ()):
+        if kind not in EXTRA_KINDS:
+            ap.error(f"--kinds: unknown kind {kind!r} (known: {', '.join(EXTRA_KINDS)})")
     progs = []
     for i in range(a.count):
         rng = random.Random(a.seed * 1000003 + i)
@@ -537,7 +542,7 @@ def main():
             progs.append(HalfProgram(rng, f"h{a.seed}_{i}", rng.randint(1, 20), a.dynamic))
         else:
             progs.append(Program(rng, f"p{a.seed}_{i}", rng.randint(1, 40), a.pointwise_only,
-                                 a.dynamic))
+                                 a.dynamic, a.kinds.split(",") if a.kinds else ()))
     if a.check_mapped:
         return check_mapped(progs, a)
     if a.ops_alone:

@@ -26,6 +26,8 @@ import math
 import re
 
 FLOATS = ["f32", "f16", "bf16", "f64"]
+# The kinds kf_fuzz.py --kinds may add to the draw.
+EXTRA_KINDS = ["multi_reduction", "permuted_rows"]
 INTS = ["i32", "i64"]
 
 
@@ -127,9 +129,12 @@ READ_BACK = os.environ.get("KF_GEN_READ_BACK") == "1"
 
 
 class Program(NewOps):
-    def __init__(self, rng, name, nops, pointwise_only=False, dynamic=0.3):
+    def __init__(self, rng, name, nops, pointwise_only=False, dynamic=0.3, extra_kinds=()):
         self.rng, self.name = rng, name
         self.pointwise_only = pointwise_only
+        # Op kinds added to the draw (EXTRA_KINDS; kf_fuzz.py --kinds): the
+        # default draw, and so every seed's programs, stay as they were.
+        self.extra_kinds = list(extra_kinds)
         self.dynamic = rng.random() < dynamic
         self.args, self.vals, self.lines = [], [], []
         # Ops of NO_GPU_MAPPING this program has (their lines).
@@ -195,6 +200,7 @@ class Program(NewOps):
         if not self.pointwise_only:
             kinds += ["permute_use", "contiguous", "reduction_chain", "unit_reshape",
                       "small_reduction"] + (["read_back"] if READ_BACK else []) + [k for k in NEW_KINDS if k not in POINTWISE_NEW_KINDS]
+            kinds += self.extra_kinds * 4
         kind = rng.choice(kinds)
         getattr(self, "op_" + kind)()
 
@@ -449,6 +455,44 @@ class Program(NewOps):
             v = self.op_unary(v) if rng.random() < 0.6 else self.op_binary(v)
         return self.op_reduce(v, rng.choice(["sum", "sum", "max", "min", "mean"]),
                               list(range(len(v.shape))), rng.random() < 0.3)
+
+    # --- Issue 26's reduction shapes (EXTRA_KINDS: drawn only when asked).
+    def op_multi_reduction(self):
+        """Reductions of one value over its trailing dims and over its
+        leading dims (`x.sum(1)` and `x.max(0)`), each sometimes followed by
+        an elementwise op over its result."""
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 2)
+        if x is None:
+            return
+        r = len(x.shape)
+        k = rng.randint(1, r - 1)
+        for dims in [list(range(k, r))] * rng.randint(1, 2) + [list(range(k))] * rng.randint(1, 2):
+            v = self.op_reduce(x, rng.choice(["sum", "max", "min", "mean"]), dims,
+                               rng.random() < 0.3)
+            if v is not None and rng.random() < 0.4:
+                self.op_unary(v) if rng.random() < 0.5 else self.op_binary(v)
+
+    def op_permuted_rows(self):
+        """A reduction over the trailing dims whose values an elementwise op
+        reads at a permuted place (`x.sum(2).t().exp()`)."""
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 3)
+        if x is None:
+            return
+        r = len(x.shape)
+        k = rng.randint(1, r - 2)
+        v = self.op_reduce(x, rng.choice(["sum", "max", "min", "mean"]), list(range(r - k, r)),
+                           False)
+        if v is None:
+            return
+        perm = list(range(len(v.shape)))
+        while perm == sorted(perm):
+            rng.shuffle(perm)
+        t = self.emit(f"kf.transpose {v.name} [{', '.join(map(str, perm))}] : {v.type()}",
+                      [v.shape[p] for p in perm], v.dtype, [v.tshape[p] for p in perm])
+        self.views.add(t.name)
+        return self.op_unary(t)
 
     def op_unit_reshape(self):
         """A reduction over the last dim, reshaped to add the unit dim back

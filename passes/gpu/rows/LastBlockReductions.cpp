@@ -191,6 +191,115 @@ void mapGridReduction(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> 
   memref::DeallocOp::create(b, loc, partials);
 }
 
+namespace {
+
+/// Whether `op` reduces to one value: a reduction whose parallel loops, if
+/// any, are static unit dims.
+bool reducesToOneValue(linalg::LinalgOp op) {
+  if (!isReduction(op))
+    return false;
+  for (auto [t, s] : llvm::zip(op.getIteratorTypesArray(), op.getStaticLoopRanges()))
+    if (t == utils::IteratorType::parallel && s != 1)
+      return false;
+  return true;
+}
+
+/// The sizes other than static 1s.
+SmallVector<int64_t> nonUnit(ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> out;
+  for (int64_t s : sizes)
+    if (s != 1)
+      out.push_back(s);
+  return out;
+}
+
+} // namespace
+
+std::optional<ChainSplit> splitRowChain(ArrayRef<linalg::LinalgOp> ops) {
+  linalg::LinalgOp first;
+  std::optional<size_t> split;
+  for (auto [i, constOp] : llvm::enumerate(ops)) {
+    linalg::LinalgOp op = constOp;
+    if (!isReduction(op))
+      continue;
+    if (!first) {
+      first = op;
+      continue;
+    }
+    if (op.getIteratorTypesArray() == first.getIteratorTypesArray() &&
+        op.getStaticLoopRanges() == first.getStaticLoopRanges())
+      continue; // the same family of rows
+    if (!reducesToOneValue(op))
+      return std::nullopt; // another family: the row check refuses it
+    split = i;
+    break;
+  }
+  // A full reduction first (no rows) has no rows to chain.
+  if (!split || first.getNumParallelLoops() == 0)
+    return std::nullopt;
+  llvm::DenseSet<Value> finalInits;
+  for (linalg::LinalgOp op : ops.drop_front(*split))
+    if (isReduction(op))
+      finalInits.insert(op.getDpsInits()[0]);
+  ChainSplit chain;
+  for (linalg::LinalgOp op : ops.take_front(*split)) {
+    auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
+    (fill && finalInits.count(filledBuffer(fill)) ? chain.finalOps : chain.rowOps).push_back(op);
+  }
+  llvm::append_range(chain.finalOps, ops.drop_front(*split));
+  return chain;
+}
+
+LogicalResult checkFinalPart(const ChainSplit &chain, const Layout &layout,
+                                   function_ref<InFlightDiagnostic()> refuse) {
+  if (layout.rows == 0)
+    return refuse() << "its final reduction follows a full reduction (no rows)";
+  SmallVector<int64_t> rowSizes;
+  for (auto [i, s] : llvm::enumerate(layout.sizes))
+    if (layout.isRowDim[i])
+      rowSizes.push_back(s);
+  for (linalg::LinalgOp op : chain.finalOps) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+      bool initOfReduction = llvm::any_of(chain.finalOps, [&](linalg::LinalgOp r) {
+        return isReduction(r) && r.getDpsInits()[0] == filledBuffer(fill);
+      });
+      if (!initOfReduction)
+        return refuse() << "a fill after its final reduction does not start a reduction";
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic)
+      return refuse() << "it holds a " << op->getName().getStringRef();
+    if (isReduction(op)) {
+      // The last block strides over the rows: a final reduction over more
+      // (the row kernel's columns too) would be one block's work.
+      SmallVector<int64_t> reduced;
+      for (auto [t, s] : llvm::zip(op.getIteratorTypesArray(), op.getStaticLoopRanges()))
+        if (t == utils::IteratorType::reduction)
+          reduced.push_back(s);
+      if (!reducesToOneValue(op))
+        return refuse() << "a reduction after its final reduction keeps rows";
+      if (nonUnit(reduced) != nonUnit(rowSizes))
+        return refuse() << "its final reduction is not over its rows (the last block "
+                           "strides over the rows' values only)";
+      if (generic.getNumDpsInits() != 1)
+        return refuse() << "a reduction has several results";
+      Operation *combine = combinerOf(generic);
+      arith::ConstantOp init = initialValue(generic, chain.finalOps);
+      if (!combine || !init || !isIdentityOf(combine, init))
+        return refuse() << "a reduction is not a combination from its identity";
+      continue;
+    }
+    if (llvm::any_of(generic.getStaticLoopRanges(), [](int64_t s) { return s != 1; }))
+      return refuse() << "an op after its final reduction is not over its one value";
+    for (OpOperand &init : generic.getDpsInitsMutable())
+      if (!generic.getMatchingIndexingMap(&init).isIdentity())
+        return refuse() << "a result is not written in iteration order";
+  }
+  return success();
+}
+
+
 } // namespace rows
 
 using namespace rows;

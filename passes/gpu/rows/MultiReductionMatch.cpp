@@ -61,6 +61,26 @@ std::optional<MultiReduction> matchMultiReduction(ArrayRef<linalg::LinalgOp> ops
     for (Value v : op.hasPureTensorSemantics() ? ValueRange(op->getResults())
                                                : ValueRange(op.getDpsInits()))
       written.insert(v);
+  // The reductions' input, and the ops of the kernel that compute it (its
+  // prologue: elementwise ops over the input's elements).
+  llvm::DenseMap<Value, Operation *> writerOf;
+  for (linalg::LinalgOp op : ops)
+    if (isa<linalg::GenericOp>(op.getOperation()) && op.getNumDpsInits() == 1)
+      writerOf[writtenBy(cast<linalg::GenericOp>(op.getOperation()))] = op;
+  for (linalg::LinalgOp op : ops)
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()); generic && isReduction(op))
+      if (std::optional<analysis::AxisReduction> axis = analysis::axisReductionOf(generic)) {
+        m.input = axis->input;
+        break;
+      }
+  if (!m.input)
+    return std::nullopt;
+  llvm::DenseSet<Operation *> prologue;
+  for (SmallVector<Value> work{m.input}; !work.empty();)
+    if (Operation *writer = writerOf.lookup(work.pop_back_val());
+        writer && prologue.insert(writer).second)
+      llvm::append_range(work, cast<linalg::LinalgOp>(writer).getDpsInputs());
+  auto inputShape = cast<ShapedType>(m.input.getType()).getShape();
   bool rows = false, cols = false;
   for (linalg::LinalgOp op : ops) {
     if (isa<linalg::FillOp>(op.getOperation()))
@@ -68,6 +88,21 @@ std::optional<MultiReduction> matchMultiReduction(ArrayRef<linalg::LinalgOp> ops
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!generic || generic.getNumDpsInits() != 1)
       return std::nullopt;
+    if (prologue.contains(op)) {
+      // Over the input's elements, in order (its loops are the input's
+      // dims), reading the prologue's values at the same element.
+      if (isReduction(op) || generic.getStaticLoopRanges() != SmallVector<int64_t>(inputShape) ||
+          !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)).isIdentity() ||
+          !generic.getRegion().front().getArguments().back().use_empty())
+        return std::nullopt;
+      for (OpOperand *input : generic.getDpsInputOperands())
+        if (written.contains(viewRoot(input->get())) &&
+            (!prologue.contains(writerOf.lookup(input->get())) ||
+             !generic.getMatchingIndexingMap(input).isIdentity()))
+          return std::nullopt;
+      m.prologue.push_back(generic);
+      continue;
+    }
     if (isReduction(op)) {
       std::optional<analysis::AxisReduction> axis = analysis::axisReductionOf(generic);
       if (!axis || (m.input && axis->input != m.input) || (m.split && m.split != axis->split))
@@ -106,7 +141,7 @@ std::optional<MultiReduction> matchMultiReduction(ArrayRef<linalg::LinalgOp> ops
     m.epilogues.push_back({generic, *family});
     familyOf[writtenBy(generic)] = *family;
   }
-  if (!rows || !cols || written.contains(viewRoot(m.input)))
+  if (!rows || !cols || (written.contains(viewRoot(m.input)) && !writerOf.count(m.input)))
     return std::nullopt;
   return m;
 }

@@ -1,28 +1,20 @@
 //===- MultiReductions.cpp - reductions over rows and columns, one pass ---===//
 //
-// The `multi_reduction` mapping: reductions of one tensor over its
-// trailing dims (its rows: `x.sum(1)`) and over its leading dims (its
-// columns: `x.max(0)`), with elementwise ops over either family's results,
-// in one launch that reads the tensor once (tinygrad's multireduce). A row
-// kernel's block owns a row, so it cannot finish a column, and a column's
-// block cannot finish a row. Here a block owns a band of consecutive rows:
-// its threads stride over each row's columns, folding the row's reductions
-// (combined across the block at the row's end, as a row kernel does) and
-// each column's value into that column's partial for the band, kept in
-// global memory (the thread that owns a column is the only one to update
-// its partial, so no barrier guards it), or, on the GPU where the columns
-// are static and a thread owns at most 4, in that thread's registers until
-// the band's end. The last block to finish
+// The `multi_reduction` mapping: reductions of one tensor over its rows
+// (trailing dims: `x.sum(1)`) and over its columns (leading dims:
+// `x.max(0)`), with a prologue computing the tensor and elementwise ops
+// over either side's results, in one launch reading the tensor's inputs
+// once (tinygrad's multireduce). A block owns a band of consecutive rows:
+// its threads stride over each row's columns, folding the row's
+// reductions (combined across the block at the row's end) and each
+// column's value into that column's partial for the band: in the thread's
+// registers where the columns are static and a thread owns at most 4 (the
+// GPU), else in global memory (bands x columns; only the owning thread
+// touches it, so no barrier guards it). The last block to finish
 // (launch/LastBlockTicket.h) combines each column's partials in band
-// order, so the result does not depend on which block is last, then runs
-// the ops over the columns' results.
-//
-// Written once for both targets (LaunchTarget): on the host a block is one
-// thread and a band one core's rows. The tensor is read once, along its
-// rows; the partials (bands x columns, at most a 32nd of the tensor while
-// there are at least 32 rows a band) are written once a band, updated at
-// every row of it (in L2 on the GPU, in the core's cache on the host), and
-// read once by the last block.
+// order (the result does not depend on which block is last), then runs the
+// ops over the columns' results. Written once for both targets
+// (LaunchTarget): on the host a block is one thread.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/rows/RowEmitter.h"
@@ -54,6 +46,8 @@ public:
   /// Columns a thread owns when its partials stay in registers (static
   /// columns, at most kRegisterColumns a thread), else 0: in memory.
   unsigned registerColumns = 0;
+  /// Per prologue op: whether its values are read after the kernel.
+  SmallVector<bool> storePrologue;
 
   /// The whole launch body.
   void run(FlatSymbolRefAttr ticket) {
@@ -147,6 +141,46 @@ private:
     return ivs;
   }
 
+  /// The reductions' input at element `at`: loaded, or computed by the
+  /// prologue from the kernel's inputs (each prologue value stored where
+  /// something after the kernel reads it: storePrologue; only where
+  /// `valid` holds, when given).
+  Value inputAt(ArrayRef<Value> at, Value valid) {
+    if (m.prologue.empty())
+      return memref::LoadOp::create(b, loc, m.input, at);
+    llvm::DenseMap<Value, Value> computed;
+    for (auto [i, store] : llvm::enumerate(storePrologue)) {
+      linalg::GenericOp op = m.prologue[i];
+      Block &body = op.getRegion().front();
+      IRMapping mapping;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        BlockArgument arg = body.getArgument(input->getOperandNumber());
+        if (arg.use_empty())
+          continue;
+        Value v = computed.lookup(input->get());
+        mapping.map(arg, v ? v
+                           : memref::LoadOp::create(
+                                 b, loc, input->get(),
+                                 indices(b, loc, op.getMatchingIndexingMap(input), at))
+                                 .getResult());
+      }
+      Value v = cloneBody(b, op, mapping, at)[0];
+      Value buffer = op.getDpsInits()[0];
+      computed[buffer] = v;
+      if (!store)
+        continue;
+      if (!valid) {
+        memref::StoreOp::create(b, loc, v, buffer, at);
+        continue;
+      }
+      auto inside = scf::IfOp::create(b, loc, valid, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&inside.getThenRegion().front());
+      memref::StoreOp::create(b, loc, v, buffer, at);
+    }
+    return computed.lookup(m.input);
+  }
+
   /// One step of reduction `op` from `acc` with the input element `x`.
   Value step(linalg::GenericOp op, Value x, Value acc, ArrayRef<Value> ivs) {
     Block &body = op.getRegion().front();
@@ -215,7 +249,7 @@ private:
                 b.setInsertionPoint(inner.getInsertionBlock(), inner.getInsertionPoint());
                 SmallVector<Value> at = rowIvs;
                 llvm::append_range(at, delinearize(b, loc, c, colSizes));
-                Value x = memref::LoadOp::create(b, loc, m.input, at);
+                Value x = inputAt(at, /*valid=*/nullptr);
                 SmallVector<Value> next;
                 unsigned i = 0, j = 0;
                 for (MultiReduction::Member red : m.reductions) {
@@ -279,7 +313,7 @@ private:
       SmallVector<Value> at = rowIvs;
       llvm::append_range(
           at, delinearize(b, loc, arith::SelectOp::create(b, loc, valid, c, index(0)), colSizes));
-      Value x = memref::LoadOp::create(b, loc, m.input, at);
+      Value x = inputAt(at, valid);
       unsigned i = 0, j = 0;
       for (MultiReduction::Member red : m.reductions) {
         Value &slot = red.overRows ? runs[i++] : next[(j++) * registerColumns + k];
@@ -377,6 +411,11 @@ LogicalResult mapMultiReductionKernel(OpBuilder &b, StringAttr name,
               "buffer";
   MLIRContext *ctx = b.getContext();
   MultiReductionEmitter emit(b, loc, *m, ops, target);
+  llvm::SmallPtrSet<Operation *, 8> kernelOps;
+  for (linalg::LinalgOp op : ops)
+    kernelOps.insert(op);
+  for (linalg::GenericOp op : m->prologue)
+    emit.storePrologue.push_back(observed(op.getDpsInits()[0], kernelOps));
   unsigned rank = cast<MemRefType>(m->input.getType()).getRank();
   for (unsigned d = 0; d < rank; ++d)
     (d < m->split ? emit.rowSizes : emit.colSizes)

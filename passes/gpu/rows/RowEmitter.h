@@ -34,6 +34,12 @@ inline Value filledBuffer(linalg::FillOp fill) {
 /// kernel, that writes its init.
 arith::ConstantOp initialValue(linalg::GenericOp op, ArrayRef<linalg::LinalgOp> ops);
 
+/// Whether the values `ops` write to buffer `v` (a root) may be read after
+/// them: `v` is no allocation of the function (an argument: an
+/// out-parameter, a global), or something besides `ops` and deallocations
+/// reads it or a view of it (RowOnChipPlan.cpp).
+bool observed(Value v, const llvm::SmallPtrSetImpl<Operation *> &ops);
+
 /// Whether `value` is the identity of `combine` (combining it changes
 /// nothing), so that every thread may start from it.
 bool isIdentityOf(Operation *combine, arith::ConstantOp value);

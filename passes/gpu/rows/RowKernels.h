@@ -88,10 +88,10 @@ mlir::LogicalResult mapRowChainKernel(mlir::OpBuilder &b, mlir::StringAttr name,
 /// tensor `input`, each over its dims [split, rank) (over its rows:
 /// `x.sum(1)`) or over its dims [0, split) (over its columns: `x.max(0)`),
 /// through permutation maps, each from its identity (a fill in the
-/// kernel), with both families present; and elementwise ops over either
+/// kernel), with both families present; elementwise ops over either
 /// family's results, reading them at their own elements (identity maps)
-/// and other values from outside the kernel. Nothing before the
-/// reductions.
+/// and other values from outside the kernel; and the ops that compute
+/// `input` in the kernel (its prologue), over its elements in order.
 struct MultiReduction {
   mlir::Value input;
   unsigned split = 0;
@@ -100,6 +100,7 @@ struct MultiReduction {
     bool overRows;
   };
   llvm::SmallVector<Member> reductions, epilogues; // each in program order
+  llvm::SmallVector<mlir::linalg::GenericOp> prologue; // in program order
 };
 
 /// The kernel `ops` (on tensors or buffers, in program order) as a

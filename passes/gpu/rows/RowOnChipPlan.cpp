@@ -26,18 +26,9 @@ using namespace mlir;
 
 namespace kfuse::gpu::rows {
 
-namespace {
-
-/// The buffer `v` is a view of (itself when no view).
-Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// Whether anything other than `ops` and deallocations reads `v` (or a
 /// view of it).
-bool readElsewhere(Value v, const llvm::SmallPtrSetImpl<Operation *> &ops) {
+static bool readElsewhere(Value v, const llvm::SmallPtrSetImpl<Operation *> &ops) {
   for (Operation *user : v.getUsers()) {
     if (ops.contains(user) || isa<memref::DeallocOp>(user))
       continue;
@@ -59,6 +50,15 @@ bool observed(Value v, const llvm::SmallPtrSetImpl<Operation *> &ops) {
   if (!v.getDefiningOp<memref::AllocOp>() && !v.getDefiningOp<memref::AllocaOp>())
     return true;
   return readElsewhere(v, ops);
+}
+
+namespace {
+
+/// The buffer `v` is a view of (itself when no view).
+Value rootOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
 }
 
 /// The flat index into buffer `type` (identity layout, row-major) that
