@@ -8,7 +8,9 @@
 // RUN: kfuse-opt %s --kf-kernel-report=row-persistent=false -o /dev/null | FileCheck %s --check-prefix=NOROW
 // RUN: kfuse-opt %s --kf-kernel-report=matmul-epilogue=false -o /dev/null | FileCheck %s --check-prefix=NOMATMUL
 // RUN: kfuse-opt %s "--kf-kernel-report=reshape=false reshape-propagation=false" -o /dev/null | FileCheck %s --check-prefix=NORESHAPE
-// RUN: kfuse-opt %s --kf-kernel-report=recompute=false -o /dev/null | FileCheck %s --check-prefix=NORECOMPUTE
+// (@two_dims with multi-reduction off: its two reductions of exp(x) over
+// both dims are otherwise one kernel, as multi-reduction.mlir shows.)
+// RUN: kfuse-opt %s "--kf-kernel-report=recompute=false multi-reduction=false" -o /dev/null | FileCheck %s --check-prefix=NORECOMPUTE
 
 // fusion=off gives eager's boundaries in the fused column: 4 kernels.
 // max-ops=2 splits the chain of 4 into 2 kernels of 2: neg+exp reads a,

@@ -5,8 +5,11 @@
 // crosses kernels is red, labelled with the boundary's reason and the bytes
 // of the tensor it carries. The byte counts below are computed by hand
 // (elements x 4 bytes for f32).
-// RUN: kfuse-opt %s -split-input-file --kf-kernel-report=format=dot -o /dev/null | FileCheck %s
-// RUN: kfuse-opt %s -split-input-file "--kf-kernel-report=format=dot row-persistent=false" -o /dev/null | FileCheck %s --check-prefix=NOROW
+// multi-reduction=false: @recomputed's two reductions of exp(x) over
+// different dims would otherwise be one kernel (Fusion/multi-reduction.mlir);
+// here they show a recomputed producer.
+// RUN: kfuse-opt %s -split-input-file "--kf-kernel-report=format=dot multi-reduction=false" -o /dev/null | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file "--kf-kernel-report=format=dot row-persistent=false multi-reduction=false" -o /dev/null | FileCheck %s --check-prefix=NOROW
 
 // add+relu: one kernel, no boundary. Fused: read a and b, write c, 3 x
 // 1000000 x 4 = 12000000 bytes; eager adds tmp written and read back:

@@ -1,6 +1,7 @@
 // RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels | FileCheck %s
 // RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=merge-bodies=false | FileCheck %s --check-prefix=SEPARATE
 // RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=fusion=off | FileCheck %s --check-prefix=EAGER
+// RUN: kfuse-opt %s -split-input-file --kf-to-linalg --kf-form-kernels=multi-reduction=false | FileCheck %s --check-prefix=RECOMPUTE
 
 // add+relu: one kernel region named after its kind and ops, whose two
 // linalg ops upstream elementwise fusion merges into one generic.
@@ -65,15 +66,22 @@ func.func @matmul_prologue(%a: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4
 
 // -----
 
-// Recomputation: exp is cloned into the second reduction's kernel, which
-// then reads x, not exp's result.
+// Recomputation (multi-reduction off): exp is cloned into the second
+// reduction's kernel, which then reads x, not exp's result.
+// RECOMPUTE-LABEL: func.func @recompute
+// RECOMPUTE-SAME: (%[[X:.*]]: tensor<4x8xf32>)
+// RECOMPUTE: kf.kernel "reduction_exp_sum_0"
+// RECOMPUTE: ins(%[[X]] : tensor<4x8xf32>)
+// RECOMPUTE: kf.kernel "reduction_exp_sum_1"
+// RECOMPUTE: ins(%[[X]] : tensor<4x8xf32>)
+// RECOMPUTE: math.exp
+// By default the two reductions (over dims 0 and 1 of exp(x)) are one
+// multi-reduction kernel, exp its prologue, computed once from x:
 // CHECK-LABEL: func.func @recompute
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>)
-// CHECK: kf.kernel "reduction_exp_sum_0"
+// CHECK: kf.kernel "reduction_exp_sum_sum_0"
 // CHECK: ins(%[[X]] : tensor<4x8xf32>)
-// CHECK: kf.kernel "reduction_exp_sum_1"
-// CHECK: ins(%[[X]] : tensor<4x8xf32>)
-// CHECK: math.exp
+// CHECK-NOT: kf.kernel
 func.func @recompute(%x: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<4xf32>) {
   %0 = kf.exp %x : tensor<4x8xf32>
   %1 = kf.sum %0 dims [0] : tensor<4x8xf32>

@@ -440,14 +440,18 @@ class Program(NewOps):
         if len(made) >= 2 and broadcast(made[0], made[1]) is not None and rng.random() < 0.5:
             self.op_binary(made[0], made[1])
 
+    def pick_rank(self, least):
+        """A value of at least `least` dims and its rank (None, 0: none)."""
+        x = self.pick(lambda v: len(v.shape) >= least)
+        return x, (len(x.shape) if x is not None else 0)
+
     def op_reduction_chain(self):
         """A reduction over the trailing dims, 0 to 2 elementwise ops, then a
         full reduction of the result (`x.sum(1).sum(0)`)."""
         rng = self.rng
-        x = self.pick(lambda v: len(v.shape) >= 2)
+        x, r = self.pick_rank(2)
         if x is None:
             return
-        r = len(x.shape)
         k = rng.randint(1, r - 1)
         v = self.op_reduce(x, rng.choice(["sum", "sum", "max", "min", "mean"]),
                            list(range(r - k, r)), rng.random() < 0.3)
@@ -462,10 +466,9 @@ class Program(NewOps):
         leading dims (`x.sum(1)` and `x.max(0)`), each sometimes followed by
         an elementwise op over its result."""
         rng = self.rng
-        x = self.pick(lambda v: len(v.shape) >= 2)
+        x, r = self.pick_rank(2)
         if x is None:
             return
-        r = len(x.shape)
         k = rng.randint(1, r - 1)
         for dims in [list(range(k, r))] * rng.randint(1, 2) + [list(range(k))] * rng.randint(1, 2):
             v = self.op_reduce(x, rng.choice(["sum", "max", "min", "mean"]), dims,
@@ -477,10 +480,9 @@ class Program(NewOps):
         """A reduction over the trailing dims whose values an elementwise op
         reads at a permuted place (`x.sum(2).t().exp()`)."""
         rng = self.rng
-        x = self.pick(lambda v: len(v.shape) >= 3)
+        x, r = self.pick_rank(3)
         if x is None:
             return
-        r = len(x.shape)
         k = rng.randint(1, r - 2)
         v = self.op_reduce(x, rng.choice(["sum", "max", "min", "mean"]), list(range(r - k, r)),
                            False)

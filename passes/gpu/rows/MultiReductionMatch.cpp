@@ -91,7 +91,15 @@ std::optional<MultiReduction> matchMultiReduction(ArrayRef<linalg::LinalgOp> ops
     if (prologue.contains(op)) {
       // Over the input's elements, in order (its loops are the input's
       // dims), reading the prologue's values at the same element.
-      if (isReduction(op) || generic.getStaticLoopRanges() != SmallVector<int64_t>(inputShape) ||
+      // Its result's shape is the input's (on buffers one side may have
+      // been made static where the other is still dynamic).
+      auto shape = cast<ShapedType>(generic.getDpsInits()[0].getType()).getShape();
+      bool sameShape = shape.size() == inputShape.size() &&
+                       llvm::all_of(llvm::zip(shape, inputShape), [](auto d) {
+                         auto [a, b] = d;
+                         return a == b || ShapedType::isDynamic(a) || ShapedType::isDynamic(b);
+                       });
+      if (isReduction(op) || !sameShape ||
           !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)).isIdentity() ||
           !generic.getRegion().front().getArguments().back().use_empty())
         return std::nullopt;

@@ -1,0 +1,17 @@
+// Random programs with issue 26's reduction shapes added to the draw
+// (kf_fuzz.py --kinds multi_reduction,permuted_rows: kf_gen.py's
+// op_multi_reduction, reductions of one value over its trailing and its
+// leading dims with elementwise ops after them, and op_permuted_rows, a
+// row reduction's values read at a permuted place; the default draw, and
+// every other seed's programs, are unchanged). Fused against unfused on
+// the CPU and through the emulated GPU mappings, and the mapping
+// invariant (every kernel formed is one a GPU mapping serves).
+// RUN: %kf-fuzz --kinds multi_reduction,permuted_rows --seed 261 --count 30 | FileCheck %s --check-prefix=CPU
+// CPU: kf-fuzz: 30 passed, 0 failed (seed 261; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz --kinds multi_reduction,permuted_rows --candidate=--kf-gpu-emulation-pipeline --seed 262 --count 20 | FileCheck %s --check-prefix=EMU
+// EMU: kf-fuzz: 20 passed, 0 failed (seed 262; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz --kinds multi_reduction,permuted_rows --check-mapped --batch 50 --seed 263 --count 500 | FileCheck %s --check-prefix=MAPPED
+// MAPPED: kf-fuzz: 500 programs: 500 keep the mapping invariant ({{[0-9]+}} exempt: an op no GPU mapping serves), 0 break it, 0 refused by kfuse-opt; {{.*}} (seed 263)
+// An unknown kind is refused:
+// RUN: not %kf-fuzz --kinds multi_reduction,bogus --seed 1 --count 1 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows)
