@@ -175,6 +175,10 @@ defvar KfVariantOptions = [
            "with a chip from sm_80, f32 matmuls on tensor cores too, their "
            "inputs as TF32 (10 bits of mantissa; mma.sync.m16n8k8): off by "
            "default, as in PyTorch">,
+    Option<"matmulTiles", "matmul-tiles", "std::string", "\"\"",
+           "the tiles of every tensor-core matmul, MxNxK/WMxWN/STAGES[/GROUP_M] "
+           "(block tile, warps along M and N, cp.async stages, rows of tiles "
+           "a group): empty for kfuse's table (MatmulTiles.cpp); for sweeps">,
 ];
 
 def KfPropagateReshapes : Pass<"kf-propagate-reshapes", "mlir::func::FuncOp"> {

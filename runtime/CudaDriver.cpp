@@ -42,6 +42,7 @@ bool CudaDriver::load(const std::string &path, std::string &why) {
       resolve(library, "cuGraphLaunch", cuGraphLaunch, graphsWhy) &&
       resolve(library, "cuGraphDestroy", cuGraphDestroy, graphsWhy) &&
       resolve(library, "cuGraphExecDestroy", cuGraphExecDestroy, graphsWhy);
+  resolve(library, "cuTensorMapEncodeTiled", cuTensorMapEncodeTiled, tensorMapsWhy);
   return resolve(library, "cuInit", cuInit, why) &&
          resolve(library, "cuDriverGetVersion", cuDriverGetVersion, why) &&
          resolve(library, "cuDeviceGetCount", cuDeviceGetCount, why) &&
@@ -53,6 +54,7 @@ bool CudaDriver::load(const std::string &path, std::string &why) {
          resolve(library, "cuModuleLoadDataEx", cuModuleLoadDataEx, why) &&
          resolve(library, "cuModuleUnload", cuModuleUnload, why) &&
          resolve(library, "cuModuleGetFunction", cuModuleGetFunction, why) &&
+         resolve(library, "cuFuncSetAttribute", cuFuncSetAttribute, why) &&
          resolve(library, "cuLaunchKernel", cuLaunchKernel, why) &&
          resolve(library, "cuStreamCreate", cuStreamCreate, why) &&
          resolve(library, "cuStreamSynchronize", cuStreamSynchronize, why) &&

@@ -59,6 +59,9 @@ struct CudaDriver {
                                  CUjit_option *, void **) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *) = nullptr;
+  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (8): a kernel that
+  // takes more than 48 KiB of dynamic shared memory must be opted in.
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **) = nullptr;
@@ -88,6 +91,14 @@ struct CudaDriver {
   CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
   bool hasGraphs = false;
   std::string graphsWhy;
+  // The Tensor Memory Accelerator's descriptors (CUDA 12 and later):
+  // optional, needed by sm_90a matmuls only; `tensorMapsWhy` says why not.
+  CUresult (*cuTensorMapEncodeTiled)(void *map, int dataType, unsigned rank, void *address,
+                                     const uint64_t *dims, const uint64_t *strides,
+                                     const unsigned *box, const unsigned *elementStrides,
+                                     int interleave, int swizzle, int l2Promotion,
+                                     int oobFill) = nullptr;
+  std::string tensorMapsWhy;
 
   /// Opens `path` (libcuda.so.1 by default) and resolves every call; on
   /// failure says why in `why`.

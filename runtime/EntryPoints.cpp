@@ -86,6 +86,13 @@ void mgpuMemset32(void *dst, unsigned value, size_t count, void * /*stream*/) {
 void mgpuMemset16(void *dst, unsigned short value, size_t count, void * /*stream*/) {
   rt().memset16(dst, value, count);
 }
+// nvgpu.tma.create.descriptor's call (the sm_90a matmul's operands).
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor, int64_t dataType,
+                                     int64_t interleave, int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *box) {
+  return rt().tensorMap(rank, descriptor, int(dataType), int(interleave), int(swizzle),
+                        int(l2Promotion), int(oobFill), box);
+}
 
 // Called by a library's first constructor (kfuse-compile's addHostCpuCheck)
 // with the CPU its host code was compiled for and that CPU's features: a

@@ -329,6 +329,15 @@ void Runtime::launch(Function *f, const int64_t grid[3], const int64_t block[3],
     timed(index, [&] { pool->run(blocks, body, &f->blockTime); });
     return;
   }
+  // A kernel past 48 KiB of dynamic shared memory (a matmul's stages) is
+  // opted in once, before its first such launch, captured or not.
+  if (sharedBytes > f->sharedLimit) {
+    check(driver.cuFuncSetAttribute(f->cu, /*MAX_DYNAMIC_SHARED_SIZE_BYTES=*/8,
+                                    int(sharedBytes)),
+          "cuFuncSetAttribute", "kernel '" + f->name + "' (" + std::to_string(sharedBytes) +
+                                    " bytes of dynamic shared memory)");
+    f->sharedLimit = sharedBytes;
+  }
   // In a graph call the launch is recorded (GraphCache.h), untimed.
   if (graphs.recording() &&
       graphs.recordLaunch(f, grid, block, sharedBytes, params, paramCount))

@@ -43,6 +43,10 @@ struct Function {
   CUfunction cu = nullptr;
   HostKernel host = nullptr;
   HostPool::BlockTime blockTime; // host: what its blocks last took
+  // The dynamic shared memory its launches may take: 48 KiB, until the
+  // runtime opts it in to more (cuFuncSetAttribute) at a launch that
+  // needs it.
+  unsigned sharedLimit = 48 * 1024;
   // CUDA graphs: the parameters' sizes from the PTX (0: not read yet,
   // 1: read, -1: unreadable, never recorded).
   int paramState = 0;
@@ -74,6 +78,13 @@ public:
   void copy(void *dst, const void *src, size_t bytes, kfuse_record_kind kind);
   void memset32(void *dst, unsigned value, size_t count);
   void memset16(void *dst, unsigned short value, size_t count);
+  /// The device copy of the TMA descriptor of the memref `descriptor`
+  /// (rank `rank`, MLIR's StridedMemRefType) in boxes of `box` (outermost
+  /// first), for mgpuTensorMapEncodeTiledMemref (TensorMaps.cpp): made once
+  /// for each buffer and shape, then the same pointer (a graph's replay
+  /// reads the same descriptor).
+  void *tensorMap(int64_t rank, const void *descriptor, int dataType, int interleave,
+                  int swizzle, int l2Promotion, int oobFill, const int64_t *box);
   void synchronize();
   /// A wait compiled code asks for (mgpuStreamSynchronize): none while a
   /// graph call records its work.
@@ -123,6 +134,12 @@ private:
   std::deque<std::string> names; // record names made at run time
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::unique_ptr<HostPool> pool;
+  /// A CUtensorMap (128 bytes, 64-byte aligned) and its device copy.
+  struct TensorMap {
+    alignas(64) unsigned char bytes[128];
+    void *device = nullptr;
+  };
+  std::map<std::vector<uint64_t>, std::unique_ptr<TensorMap>> tensorMaps;
 };
 
 } // namespace kfuse::rt

@@ -80,6 +80,10 @@ def Kf_KernelVariant : I32EnumAttr<"KernelVariant", "which design of its mapping
   // in a way the on-chip form does not follow (a row value read at another
   // row, through a view it cannot index).
   I32EnumAttrCase<"ThroughMemory", 4, "through_memory">,
+  // Hopper's warpgroup MMA (wgmma.mma_async) fed by the Tensor Memory
+  // Accelerator through mbarriers: f16 and bf16 on sm_90a
+  // (MatmulWgmma.cpp).
+  I32EnumAttrCase<"Wgmma", 5, "wgmma">,
 ]> {
   let cppNamespace = "::kfuse::kf";
 }
@@ -138,6 +142,48 @@ def Kf_BoundaryAttr : AttrDef<Kf_Dialect, "Boundary"> {
     StringRefParameter<"the reason in words", "\"\"">:$detail
   );
   let assemblyFormat = "`<` struct(params) `>`";
+}
+
+// The tiles of a tensor-core matmul kernel: the strategy chosen once, on
+// tensors, from the problem's sizes and the typed GPU target
+// (kf-assign-kernel-mappings, MatmulTiles.cpp), read by the emitter, which
+// chooses nothing (IREE's lowering_config).
+def Kf_MatmulTilesAttr : AttrDef<Kf_Dialect, "MatmulTiles"> {
+  let mnemonic = "matmul_tiles";
+  let summary = "the block tile, warps, pipeline stages and block order of a tensor-core matmul";
+  let description = [{
+    A block computes an `m` x `n` tile of the result, stepping along K by
+    `k`; its `warps_m` x `warps_n` warps each own an `m / warps_m` x
+    `n / warps_n` part of it in registers (mma.sync fragments); `stages`
+    steps of both operands are in flight in shared memory (cp.async); the
+    blocks run in groups of `group_m` rows of tiles, column after column
+    inside a group, so that the tiles running together share operands in
+    L2 (1: row after row).
+
+    ```mlir
+    #kf.matmul_tiles<m = 128, n = 128, k = 32, warps_m = 2, warps_n = 2, stages = 3, group_m = 8>
+    ```
+
+    What a kernel can be built with (checked here; the shared memory a
+    chip gives a block is checked where the chip is known): a warp's part
+    a multiple of 16 x 16 with at most 128 f32 accumulators a thread, `k`
+    a multiple of 16, every thread copying the same number of 16-byte
+    chunks of each operand, at most 1024 threads, 2 to 8 stages, `group_m`
+    from 1 to 64.
+  }];
+  let parameters = (ins "int64_t":$m, "int64_t":$n, "int64_t":$k, "int64_t":$warps_m,
+                        "int64_t":$warps_n, "int64_t":$stages, "int64_t":$group_m);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t threads() const { return 32 * getWarpsM() * getWarpsN(); }
+    int64_t warpM() const { return getM() / getWarpsM(); }
+    int64_t warpN() const { return getN() / getWarpsN(); }
+    /// The bytes of shared memory its stages take for operands of
+    /// `elementBits` (each operand's stage holds either layout, rows padded
+    /// by 16 bytes).
+    int64_t sharedBytes(int64_t elementBits) const;
+  }];
 }
 
 #endif // KFUSE_KF_ATTRS_TD

@@ -14,6 +14,51 @@ using namespace kfuse::kf;
 #define GET_ATTRDEF_CLASSES
 #include "dialect/Kf/KfAttrs.cpp.inc"
 
+//===----------------------------------------------------------------------===//
+// MatmulTilesAttr
+//===----------------------------------------------------------------------===//
+
+int64_t MatmulTilesAttr::sharedBytes(int64_t elementBits) const {
+  // A stage of an operand holds its mn x k tile in the operand's own
+  // layout, [mn][k] or [k][mn], each row padded by one 16-byte chunk (the
+  // 8 rows an ldmatrix reads then fall in different banks).
+  int64_t chunk = 128 / elementBits, k = getK();
+  auto stage = [&](int64_t mn) { return std::max(mn * (k + chunk), k * (mn + chunk)); };
+  return getStages() * (stage(getM()) + stage(getN())) * elementBits / 8;
+}
+
+LogicalResult MatmulTilesAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t m,
+                                      int64_t n, int64_t k, int64_t warpsM, int64_t warpsN,
+                                      int64_t stages, int64_t groupM) {
+  if (m <= 0 || n <= 0 || k <= 0 || warpsM <= 0 || warpsN <= 0)
+    return emitError() << "matmul tiles must be positive";
+  int64_t threads = 32 * warpsM * warpsN;
+  if (threads > 1024)
+    return emitError() << "matmul tiles: " << warpsM << " x " << warpsN
+                       << " warps are more than a block's 1024 threads";
+  // ldmatrix.x4 loads 16 rows (A) or 16 columns (two n8 tiles of B).
+  if (m % (16 * warpsM) || n % (16 * warpsN))
+    return emitError() << "matmul tiles: a warp's part of the " << m << " x " << n
+                       << " tile must be a multiple of 16 x 16";
+  // Past 128 accumulators a thread, ptxas spills (255 registers in all).
+  if ((m / warpsM / 16) * (n / warpsN / 8) * 4 > 128)
+    return emitError() << "matmul tiles: a warp's " << m / warpsM << " x " << n / warpsN
+                       << " part needs more than 128 accumulators a thread";
+  if (k % 16 || k > 128)
+    return emitError() << "matmul tiles: k must be a multiple of 16 up to 128, got " << k;
+  // Each thread copies the same number of 16-byte chunks (8 16-bit
+  // elements; 4 f32 ones, twice as many) of each operand.
+  if ((m * k / 8) % threads || (n * k / 8) % threads)
+    return emitError() << "matmul tiles: the " << m << " x " << k << " and " << n << " x " << k
+                       << " operand tiles do not split evenly into 16-byte chunks over "
+                       << threads << " threads";
+  if (stages < 2 || stages > 8)
+    return emitError() << "matmul tiles: stages must be 2 to 8, got " << stages;
+  if (groupM < 1 || groupM > 64)
+    return emitError() << "matmul tiles: group_m must be 1 to 64, got " << groupM;
+  return success();
+}
+
 void KfDialect::initialize() {
   addOperations<
 #define GET_OP_LIST

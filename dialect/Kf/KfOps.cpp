@@ -290,13 +290,17 @@ LogicalResult KernelOp::verify() {
   // design, a row kernel's on-chip or through-memory form.
   if (std::optional<KernelVariant> variant = getVariant()) {
     bool matmulDesign = *variant == KernelVariant::TensorCore ||
-                        *variant == KernelVariant::Simt || *variant == KernelVariant::Reference;
+                        *variant == KernelVariant::Wgmma || *variant == KernelVariant::Simt ||
+                        *variant == KernelVariant::Reference;
     bool rows = getMapping() == KernelMapping::Row || getMapping() == KernelMapping::RowChain;
     if (matmulDesign ? getMapping() != KernelMapping::Matmul : !rows)
       return emitOpError("has variant '")
              << stringifyKernelVariant(*variant) << "', which only a kernel of mapping "
              << (matmulDesign ? "matmul" : "row or row_chain") << " can have";
   }
+  // The tiles are the tensor-core kernel's strategy, and only its.
+  if (getTiles() && getVariant() != KernelVariant::TensorCore)
+    return emitOpError("has matmul tiles, which only a kernel of variant 'tensor_core' can have");
   return success();
 }
 

@@ -808,8 +808,10 @@ def Kf_KernelOp : Kf_Op<"kernel", [
     report's); `mapping`, once decided (before bufferization), says how the
     kernel is launched: flat, row, grid_reduction, row_chain,
     multi_reduction, matmul, attention or serial; `variant`, decided with it for a mapping of several designs,
-    which one (a GPU matmul: tensor_core, simt or reference; a GPU row or
-    row_chain kernel: on_chip or through_memory).
+    which one (a GPU matmul: wgmma, tensor_core, simt or reference; a GPU row or
+    row_chain kernel: on_chip or through_memory); `tiles`, with the
+    tensor_core variant, its `#kf.matmul_tiles` (block tile, warps,
+    stages, block order).
 
     ```mlir
     %c = kf.kernel "pointwise_add_relu_0" kind pointwise -> tensor<8xf32>
@@ -838,12 +840,13 @@ def Kf_KernelOp : Kf_Op<"kernel", [
   let arguments = (ins StrAttr:$sym_name, Kf_KernelKind:$kind,
                        OptionalAttr<Kf_KernelMapping>:$mapping,
                        OptionalAttr<Kf_KernelVariant>:$variant,
+                       OptionalAttr<Kf_MatmulTilesAttr>:$tiles,
                        OptionalAttr<StrArrayAttr>:$ops);
   let results = (outs Variadic<AnyTypeOf<[AnyRankedTensor, AnyMemRef]>>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `kind` $kind (`mapping` $mapping^)? (`variant` $variant^)?
-    (`->` type($results)^)?
+    (`tiles` $tiles^)? (`->` type($results)^)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;

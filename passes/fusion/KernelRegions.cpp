@@ -259,7 +259,8 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
         opNames.push_back(eagerOp);
     auto kernel = kf::KernelOp::create(
         b, last->getLoc(), ValueRange(outputs).getTypes(), name, kind,
-        /*mapping=*/nullptr, /*variant=*/nullptr, b.getStrArrayAttr(opNames));
+        /*mapping=*/nullptr, /*variant=*/nullptr, /*tiles=*/nullptr,
+        b.getStrArrayAttr(opNames));
     Block *kbody = b.createBlock(&kernel.getBody());
     for (Operation *op : ops)
       op->moveBefore(kbody, kbody->end());

@@ -15,6 +15,7 @@
 #include "passes/gpu/KernelMapping.h"
 #include "passes/gpu/attention/AttentionKernels.h"
 #include "passes/gpu/matmul/MatmulKernels.h"
+#include "passes/gpu/matmul/MatmulTiles.h"
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/rows/RowKernels.h"
 
@@ -111,8 +112,19 @@ struct KfAssignKernelMappingsPass
   std::optional<kfuse::gpu::GpuTarget> checkedTarget;
   kfuse::gpu::GpuTarget target;
   kfuse::gpu::MatmulDesign design = kfuse::gpu::MatmulDesign::Fastest;
+  /// `matmul-tiles`, parsed: every tensor-core matmul's tiles (null: the
+  /// table's).
+  kfuse::kf::MatmulTilesAttr userTiles;
 
   LogicalResult initialize(MLIRContext *ctx) override {
+    if (!matmulTiles.empty()) {
+      std::string why;
+      FailureOr<kfuse::kf::MatmulTilesAttr> parsed = kfuse::gpu::parseMatmulTiles(
+          ctx, matmulTiles, [&](const Twine &t) { why = t.str(); });
+      if (failed(parsed))
+        return emitError(UnknownLoc::get(ctx)) << "kf-assign-kernel-mappings: " << why;
+      userTiles = *parsed;
+    }
     if (matmul != "fastest" && matmul != "reference")
       return emitError(UnknownLoc::get(ctx))
              << "kf-assign-kernel-mappings: matmul must be `fastest` or "
@@ -177,9 +189,19 @@ struct KfAssignKernelMappingsPass
       // The design too, once: the emitters build what it names. The host
       // runtime runs its own matmul (HostMatmul.cpp) and its rows a thread
       // a row: it records none.
-      if (*mapping == KernelMapping::Matmul && !serialFallback)
-        kernel.setVariant(
-            kfuse::gpu::chooseMatmulVariant(ops, target, design, tf32));
+      if (*mapping == KernelMapping::Matmul && !serialFallback) {
+        kfuse::kf::KernelVariant variant =
+            kfuse::gpu::chooseMatmulVariant(ops, target, design, tf32);
+        kernel.setVariant(variant);
+        // The tensor-core kernel's strategy, chosen here once.
+        if (variant == kfuse::kf::KernelVariant::TensorCore) {
+          FailureOr<kfuse::kf::MatmulTilesAttr> tiles = kfuse::gpu::chooseTensorCoreTiles(
+              ops, target, userTiles, [&](const Twine &why) { refuse() << why; });
+          if (failed(tiles))
+            return WalkResult::interrupt();
+          kernel.setTilesAttr(*tiles);
+        }
+      }
       if ((*mapping == KernelMapping::Row || *mapping == KernelMapping::RowChain) &&
           !serialFallback)
         kernel.setVariant(kfuse::gpu::chooseRowVariant(ops));

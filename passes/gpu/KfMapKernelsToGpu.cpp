@@ -76,7 +76,8 @@ public:
     if (!variant)
       return kernel.emitError() << kPass << ": matmul kernel '" << kernel.getSymName()
                                 << "' has no variant (kf-assign-kernel-mappings chooses it)";
-    kfuse::gpu::mapMatmulKernel(b, kernel.getSymNameAttr(), ops, target, *variant);
+    kfuse::gpu::mapMatmulKernel(b, kernel.getSymNameAttr(), ops, target, *variant,
+                                kernel.getTilesAttr());
     return success();
   }
 

@@ -28,6 +28,7 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   // The matmul's design, chosen once from the typed target.
   assign.matmul = options.matmul;
   assign.tf32 = options.tf32;
+  assign.matmulTiles = options.matmulTiles;
   pm.addPass(gpu::createKfAssignKernelMappings(assign, options.gpu));
   pm.addPass(createCanonicalizerPass());
   // Puts back the copies of copy-only kernels the canonicalizer erased.

@@ -9,6 +9,8 @@
 #include "passes/Passes.h"
 #include "passes/fusion/KfFormKernels.h"
 #include "passes/gpu/KernelMapping.h"
+#include "passes/gpu/matmul/MatmulTiles.h"
+#include "dialect/Kf/KfDialect.h"
 #include "passes/report/KernelReport.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -32,6 +34,13 @@ kfuse::checkPipelineOptions(PipelineOptions options,
     refuse("block-size must be a multiple of 32 from 32 to 1024, got " +
            llvm::Twine(options.blockSize));
     return failure();
+  }
+  if (!options.matmulTiles.empty()) {
+    // Checked here once, with the kf dialect's own rules for the attribute.
+    MLIRContext ctx;
+    ctx.loadDialect<kf::KfDialect>();
+    if (failed(gpu::parseMatmulTiles(&ctx, options.matmulTiles, refuse)))
+      return failure();
   }
   return options;
 }
@@ -145,6 +154,12 @@ static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
   // Kernels of the same code (an eager program's many adds) compiled once.
   pm.addPass(createKfShareKernelCode());
   pm.addPass(createLowerAffinePass());
+  // The tensor-core matmuls' nvgpu ops (mma.sync, ldmatrix, cp.async; TMA,
+  // mbarriers, wgmma) to NVVM first: convert-gpu-to-nvvm lowers only the
+  // dialects whose to-LLVM interface is loaded, and would leave them; and
+  // before the loops become blocks, whose arguments (a wgmma accumulator
+  // carried by the K loop) the conversion does not retype.
+  pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   pm.addPass(createScfToCf());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.gpu.chip();
@@ -156,13 +171,12 @@ static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createKfMarkReadOnlyArgs());
   pm.addPass(createKfContractFloatOps());
   pm.addPass(createKfKernelRegisterBudget());
-  // The tensor-core matmul's nvgpu ops (mma.sync, ldmatrix, cp.async) to
-  // NVVM first: convert-gpu-to-nvvm lowers only the dialects whose
-  // to-LLVM interface is loaded, and would leave them.
-  pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
   pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops that LLVM has no intrinsic for (the mbarriers' try_wait
+  // parity, wgmma's fences and waits) as inline PTX.
+  pm.addNestedPass<mlir::gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   pm.addPass(createKfMarkReadOnlyArgs(KfMarkReadOnlyArgsOptions{/*lowered=*/true}));
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
@@ -174,6 +188,9 @@ static void addPtxPasses(OpPassManager &pm, const PipelineOptions &options) {
 
 /// The host code of the GPU target: launches become mgpu* runtime calls.
 static void addGpuHostPasses(OpPassManager &pm) {
+  // The sm_90a matmul's TMA descriptors, made on the host
+  // (nvgpu.tma.create.descriptor: mgpuTensorMapEncodeTiledMemref calls).
+  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass()); // collapsed and expanded views' index math
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -263,9 +280,14 @@ void kfuse::registerKfusePipelines() {
       "kf-gpu-pipeline",
       "Lower kf to NVVM/PTX (device) and LLVM with mgpu* calls (host): "
       "kernels, bufferization, one gpu.launch per kernel, outlining, PTX",
-      [](const GpuPipelineOptions &cl, auto refuse) {
-        return toPipelineOptions(cl.fusionOptions(refuse), cl.blockSize,
-                                 Target::Gpu, cl.chip.getValue(), refuse);
+      [](const GpuPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
+        FailureOr<PipelineOptions> options = toPipelineOptions(
+            cl.fusionOptions(refuse), cl.blockSize, Target::Gpu, cl.chip.getValue(), refuse);
+        if (failed(options))
+          return failure();
+        options->tf32 = cl.tf32;
+        options->matmulTiles = cl.matmulTiles;
+        return checkPipelineOptions(*options, refuse);
       },
       buildPipeline);
   registerPipeline<HostPipelineOptions>(

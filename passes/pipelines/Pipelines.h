@@ -50,6 +50,9 @@ struct PipelineOptions {
   /// kf-map-kernels-to-gpu's `tf32`): off by default, as PyTorch's
   /// allow_tf32 for matmuls.
   bool tf32 = false;
+  /// The tiles of every tensor-core matmul (kf-assign-kernel-mappings'
+  /// `matmul-tiles`, kfuse-compile --matmul-tiles): empty for the table.
+  std::string matmulTiles;
   /// kf-cpu-pipeline only: the moments of layer_norm, rms_norm, var and std
   /// in f64 (kf-to-linalg's f64-moments, the CPU's numbers); false gives
   /// the GPU's f32 moments, the reference its emulation is compared with.
@@ -164,6 +167,14 @@ struct GpuPipelineOptions : FusionPipelineOptions<GpuPipelineOptions> {
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("threads per block"),
                              llvm::cl::init(256)};
+  Option<bool> tf32{*this, "tf32",
+                    llvm::cl::desc("f32 matmuls on tensor cores as TF32 (kfuse-compile --tf32)"),
+                    llvm::cl::init(false)};
+  Option<std::string> matmulTiles{
+      *this, "matmul-tiles",
+      llvm::cl::desc("every tensor-core matmul's tiles, MxNxK/WMxWN/STAGES[/GROUP_M] "
+                     "(kfuse-compile --matmul-tiles); empty: the table"),
+      llvm::cl::init("")};
 };
 
 /// kf-cpu-pipeline: the fusion switches.

@@ -124,6 +124,7 @@ struct KfKernelReportPass
     assign.chip = chip;
     assign.tf32 = tf32;
     assign.matmul = matmul;
+    assign.matmulTiles = matmulTiles;
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addPass(createKfAssignKernelMappings(assign));
     ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &) { return success(); });

@@ -11,8 +11,8 @@
 namespace kfuse::gpu {
 
 inline constexpr const char *kPtxIsa = "8.0";
-inline constexpr const char *kChips[] = {"sm_75", "sm_80", "sm_86",
-                                         "sm_87", "sm_89", "sm_90"};
+inline constexpr const char *kChips[] = {"sm_75", "sm_80", "sm_86", "sm_87",
+                                         "sm_89", "sm_90", "sm_90a"};
 inline constexpr const char *kDefaultChip = "sm_75";
 
 } // namespace kfuse::gpu

@@ -42,7 +42,10 @@ struct ChipFacts {
 constexpr ChipFacts kChipFacts[] = {
     {75, TensorCores::None, 64},     {80, TensorCores::MmaSync, 163},
     {86, TensorCores::MmaSync, 99},  {87, TensorCores::MmaSync, 163},
-    {89, TensorCores::MmaSync, 99},  {90, TensorCores::Wgmma, 227},
+    {89, TensorCores::MmaSync, 99},  {90, TensorCores::MmaSync, 227},
+    // sm_90a: sm_90 with its arch-specific instructions (wgmma, setmaxnreg),
+    // which PTX for plain sm_90 may not use; its code runs on sm_90 only.
+    {90, TensorCores::Wgmma, 227},
 };
 static_assert(std::size(kChipFacts) == std::size(kChips),
               "a chip of kChips without its facts, or facts of a chip kfuse "
@@ -57,12 +60,15 @@ gpuTargetOf(llvm::StringRef chip, llvm::function_ref<void(const llvm::Twine &)> 
     return mlir::failure();
   }
   unsigned sm = 0;
-  (void)chip.drop_front(strlen("sm_")).getAsInteger(10, sm);
-  const ChipFacts *facts =
-      llvm::find_if(kChipFacts, [&](const ChipFacts &f) { return f.sm == sm; });
-  assert(facts != std::end(kChipFacts) && "a listed chip without its facts");
+  llvm::StringRef number = chip.drop_front(strlen("sm_"));
+  bool archSpecific = number.consume_back("a");
+  (void)number.getAsInteger(10, sm);
+  // kChipFacts lists the chips in kChips' order.
+  const ChipFacts *facts = kChipFacts + (llvm::find(kChips, chip) - std::begin(kChips));
+  assert(facts->sm == sm && "a listed chip without its facts");
   GpuTarget target;
   target.sm = sm;
+  target.archSpecific = archSpecific;
   target.tensorCores = facts->tensorCores;
   target.cpAsync = sm >= 80;
   target.tma = sm >= 90;

@@ -40,8 +40,9 @@ enum class TensorCores {
   /// Warp-level mma.sync.m16n8k16 (f16, bf16, tf32) with ldmatrix and
   /// cp.async: sm_80 to sm_89 (MatmulTensorCore.cpp).
   MmaSync,
-  /// Warpgroup-level wgmma.mma_async, fed from shared memory by TMA: sm_90
-  /// (mma.sync runs there too; the wgmma kernel is the matmul issue's).
+  /// Warpgroup-level wgmma.mma_async, fed from shared memory by TMA:
+  /// sm_90a, the arch-specific target of sm_90 (MatmulWgmma.cpp); plain
+  /// sm_90 keeps mma.sync.
   Wgmma,
 };
 
@@ -51,6 +52,7 @@ enum class TensorCores {
 /// default chip's (kDefaultChip, sm_75).
 struct GpuTarget {
   unsigned sm = 75;                        // compute capability x 10
+  bool archSpecific = false;               // sm_90a: the arch-specific instructions
   TensorCores tensorCores = TensorCores::None;
   bool cpAsync = false;                    // cp.async global -> shared (sm_80+)
   bool tma = false;                        // the Tensor Memory Accelerator (sm_90)
@@ -59,7 +61,7 @@ struct GpuTarget {
   unsigned warpSize = 32;
 
   /// The chip's name, as --gpu-chip takes it ("sm_90").
-  std::string chip() const { return "sm_" + std::to_string(sm); }
+  std::string chip() const { return "sm_" + std::to_string(sm) + (archSpecific ? "a" : ""); }
   /// Whether the matmul may take the tensor-core kernel.
   bool hasTensorCores() const { return tensorCores != TensorCores::None; }
 };

@@ -15,7 +15,7 @@
 // RUN: bash -c 'test "$(kfuse-opt --version | sed -n "s/.*LLVM and MLIR //p")" = "$(llvm-config --version)"'
 // VERSION: {{kfuse-compile|kfuse-opt|kfuse-run}} (kfuse) {{[0-9]+\.[0-9]+\.[0-9]+}}
 // VERSION-NEXT: built with LLVM and MLIR {{[0-9]+\.[0-9]+\.[0-9]+}}
-// VERSION-NEXT: GPU code: PTX ISA 8.0 for sm_75, sm_80, sm_86, sm_87, sm_89, sm_90 (default sm_75)
+// VERSION-NEXT: GPU code: PTX ISA 8.0 for sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a (default sm_75)
 
 // --help: kfuse-compile's options first, then MLIR's; no backend option.
 // RUN: kfuse-compile --help | FileCheck %s --check-prefix=HELP

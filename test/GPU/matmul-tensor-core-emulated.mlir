@@ -7,13 +7,18 @@
 // products and sums are exact in f32, so the results agree exactly), and
 // against the same program in f32 (--half-reference: the tolerance covers
 // the result's rounding to f16 or bf16).
-// Shapes on and off the 64x64 tiles and the 32-step K (64x64x64,
+// Shapes on and off the 64x64 tiles and the 32-step K of the table's tiles (64x64x64,
 // 128x96x80, 67x45x33, batched 3x65x70x40, a broadcast B, dynamic sizes),
 // A or B read transposed in place, an epilogue (bias, relu); copies by
 // cp.async where each operand's contiguous dim is a multiple of 8, by
 // guarded loads otherwise.
 // RUN: %fusion-diff --candidate=--kf-gpu-emulation-sm80-pipeline %s
 // RUN: %fusion-diff --half-reference --rtol=1e-2 --atol=1e-2 --candidate=--kf-gpu-emulation-sm80-pipeline %s
+// Other tiles (#kf.matmul_tiles, MatmulTiles.cpp) give the same numbers:
+// 128 x 64 x 64 blocks over 4 x 2 warps (256 threads), 3 stages, groups of
+// 2 rows of tiles: operands of different tile sizes, a stage count that
+// is no power of two, the steps past K, groups cut short at the edge.
+// RUN: %fusion-diff --candidate=--kf-gpu-emulation-sm80-pipeline=matmul-tiles=128x64x64/4x2/3/2 %s
 // The rewrite is what runs: no nvgpu or NVVM op is left, the lanes
 // exchange registers by shuffles (32 a mma.sync).
 // RUN: kfuse-opt %s --kf-gpu-emulation-sm80-pipeline --mlir-print-ir-before=kf-emulate-gpu-launches -o /dev/null 2>&1 | FileCheck %s

@@ -34,7 +34,7 @@
 
 // PTX-LABEL: .entry matmul_0(
 // PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
-// PTX: cp.async.wait_group 1;
+// PTX: cp.async.wait_group 0;
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX: ld.shared.b32
 // PTX: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32

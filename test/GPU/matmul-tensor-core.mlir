@@ -17,24 +17,28 @@
 // RUN: kfuse-opt %s --kf-to-linalg --kf-form-kernels --kf-assign-kernel-mappings="chip=sm_80 tf32=true" --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --kf-hoist-kernel-buffers --kf-map-kernels-to-gpu | FileCheck %s --check-prefix=TF32
 
 // f16, both operands as stored (A [m][k] read by ldmatrix, B [k][n] by
-// ldmatrix.trans): the prologue's copies of stage 0 (2 chunks of 16 bytes
-// a thread an operand) committed; each step copies the next stage, waits
-// for all groups but that one, and multiplies: per 16 of K, 4 ldmatrix.x4
-// and 8 mma.sync a warp.
+// ldmatrix.trans), the table's 64 x 64 x 32 tiles in 2 stages: the
+// prologue's copies of stage 0 (2 chunks of 16 bytes a thread an operand)
+// committed; each step waits for its stage's group (none newer is in
+// flight with 2 stages), one barrier, copies the next stage and
+// multiplies: per 16 of K, 4 ldmatrix.x4 and 8 mma.sync a warp; after the
+// loop, no copy is left in flight.
 // PTX-LABEL: .entry matmul_0(
 // PTX-COUNT-4: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
 // PTX: cp.async.commit_group;
+// PTX: cp.async.wait_group 0;
+// PTX-NEXT: bar.sync 0;
 // PTX-COUNT-4: cp.async.cg.shared.global
 // PTX: cp.async.commit_group;
-// PTX-NEXT: cp.async.wait_group 1;
+// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// PTX-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX-NOT: mma.sync
+// PTX: cp.async.wait_group 0;
 // PTX-NEXT: bar.sync 0;
-// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// PTX-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
-// PTX-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// PTX: bar.sync 0;
 // PTX-NOT: mma.sync
 // PTX: ret;
 func.func @half(%a: tensor<128x80xf16>, %b: tensor<80x96xf16>) -> tensor<128x96xf16> {
@@ -47,7 +51,7 @@ func.func @half(%a: tensor<128x80xf16>, %b: tensor<80x96xf16>) -> tensor<128x96x
 // relu applied to the accumulators.
 // PTX-LABEL: .entry matmul_add_relu_1(
 // PTX: cp.async.commit_group;
-// PTX: cp.async.wait_group 1;
+// PTX: cp.async.wait_group 0;
 // PTX-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: .trans
@@ -86,11 +90,15 @@ func.func @single(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64x
 // LAUNCH: nvgpu.device_async_copy %arg0[{{.*}}], %[[S]][{{.*}}], 8, %{{.*}} {bypassL1}
 // LAUNCH: nvgpu.device_async_create_group
 // LAUNCH: scf.for
-// LAUNCH: nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// LAUNCH: nvvm.cp.async.wait.group 0
 // LAUNCH: gpu.barrier
+// LAUNCH: nvgpu.device_async_copy
+// LAUNCH: nvgpu.device_async_create_group
 // LAUNCH: nvgpu.ldmatrix %[[S]][{{.*}}] {numTiles = 4 : i32, transpose = false}
 // LAUNCH: nvgpu.ldmatrix %[[S]][{{.*}}] {numTiles = 4 : i32, transpose = true}
 // LAUNCH: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// LAUNCH: scf.yield
+// LAUNCH: nvvm.cp.async.wait.group 0
 // LAUNCH: gpu.barrier
 // LAUNCH-LABEL: gpu.func @matmul_add_relu_1(
 // LAUNCH: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}

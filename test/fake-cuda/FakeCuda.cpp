@@ -100,6 +100,9 @@ struct Param {
 struct Kernel {
   std::string name;
   std::vector<Param> params;
+  // The dynamic shared memory a launch may take: 48 KiB unless opted in
+  // (cuFuncSetAttribute), as on a real device.
+  int sharedLimit = 48 * 1024;
 };
 struct Module {
   std::map<std::string, Kernel> kernels;
@@ -342,11 +345,58 @@ CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
   return 0;
 }
 
+// Checks what the driver checks of a tiled TMA descriptor (16-byte
+// aligned address and byte strides, boxes of 1 to 256 elements) and logs
+// it, outermost first as the program's memref; the map's bytes are zeros.
+CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank, void *address,
+                                const uint64_t *dims, const uint64_t *strides,
+                                const unsigned *box, const unsigned *, int, int swizzle, int,
+                                int) {
+  INJECT(cuTensorMapEncodeTiled);
+  bool ok = rank >= 1 && rank <= 5 && reinterpret_cast<uintptr_t>(address) % 16 == 0;
+  std::string text = "dtype " + std::to_string(dataType) + " dims ";
+  for (unsigned i = rank; i-- > 0;) {
+    text += std::to_string(dims[i]) + (i ? "x" : "");
+    ok = ok && box[i] >= 1 && box[i] <= 256 && (i + 1 == rank || strides[i] % 16 == 0);
+  }
+  text += " box ";
+  for (unsigned i = rank; i-- > 0;)
+    text += std::to_string(box[i]) + (i ? "x" : "");
+  text += " swizzle " + std::to_string(swizzle);
+  if (!ok) {
+    log("cuTensorMapEncodeTiled %s -> CUDA_ERROR_INVALID_VALUE", text.c_str());
+    return 1;
+  }
+  std::memset(map, 0, 128);
+  log("cuTensorMapEncodeTiled %s", text.c_str());
+  return 0;
+}
+
+// Only MAX_DYNAMIC_SHARED_SIZE_BYTES (8), up to an H200's 227 KiB.
+CUresult cuFuncSetAttribute(void *f, int attribute, int value) {
+  auto *k = static_cast<Kernel *>(f);
+  INJECT(cuFuncSetAttribute);
+  if (attribute != 8 || value < 0 || value > 227 * 1024) {
+    log("cuFuncSetAttribute %s %d %d -> CUDA_ERROR_INVALID_VALUE", k->name.c_str(), attribute,
+        value);
+    return 1;
+  }
+  k->sharedLimit = value;
+  log("cuFuncSetAttribute %s max_dynamic_shared_size_bytes %d", k->name.c_str(), value);
+  return 0;
+}
+
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, void *, void **params,
                         void **) {
   auto *k = static_cast<Kernel *>(f);
   INJECT(cuLaunchKernel);
+  if (int(smem) > k->sharedLimit) {
+    log("cuLaunchKernel %s with %u bytes of dynamic shared memory, not opted in -> "
+        "CUDA_ERROR_INVALID_VALUE",
+        k->name.c_str(), smem);
+    return 1;
+  }
   unsigned g[3] = {gx, gy, gz}, b[3] = {bx, by, bz};
   if (capturing) {
     Node n{Node::Launch, k, {gx, gy, gz}, {bx, by, bz}, smem};

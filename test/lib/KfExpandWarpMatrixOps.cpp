@@ -18,7 +18,8 @@
 //     C[g][2q..] and C[g + 8][2q..]; each lane gathers the rows of A and the
 //     columns of B it needs from the lanes that hold them;
 //   cp.async: a plain copy, zero past src-size (the kernel waits for its
-//     groups before reading; that order is not checked);
+//     groups before reading, nvgpu's or NVVM's wait; that order is not
+//     checked);
 //   dynamic shared memory (gpu.dynamic_shared_memory, viewed as the
 //     kernel's buffer): a workgroup attribution, which the emulation
 //     allocates.
@@ -280,7 +281,8 @@ struct KfExpandWarpMatrixOpsPass
         return signalPassFailure();
       SmallVector<Operation *> ops;
       launch.getBody().walk([&](Operation *op) {
-        if (isa<nvgpu::NVGPUDialect>(op->getDialect()) || isa<NVVM::MmaOp>(op))
+        if (isa<nvgpu::NVGPUDialect>(op->getDialect()) ||
+            isa<NVVM::MmaOp, NVVM::CpAsyncWaitGroupOp>(op))
           ops.push_back(op);
       });
       if (ops.empty())
@@ -302,7 +304,8 @@ struct KfExpandWarpMatrixOpsPass
         } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
           expandCopy(copy, l);
           tokens.push_back(op);
-        } else if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp>(op)) {
+        } else if (isa<nvgpu::DeviceAsyncCreateGroupOp, nvgpu::DeviceAsyncWaitOp,
+                       NVVM::CpAsyncWaitGroupOp>(op)) {
           tokens.push_back(op);
         } else {
           op->emitError("kf-expand-warp-matrix-ops: ") << op->getName() << " is not expanded";

@@ -8,8 +8,8 @@
 // finished by their last block must not care which that is).
 // kf-gpu-emulation-reference-pipeline maps matmuls with the 16x16
 // reference kernel (kf-assign-kernel-mappings{matmul=reference}). Tests only:
-// no tool but kfuse-opt registers them. They take the fusion switches and
-// the block size (no chip: they emit no PTX).
+// no tool but kfuse-opt registers them. They take the fusion switches, the
+// block size and the tensor-core matmul's tiles (no chip: they emit no PTX).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/pipelines/Pipelines.h"
@@ -18,6 +18,17 @@
 using namespace mlir;
 
 namespace {
+
+/// The host runtime pipeline's options and, for the sm_80 variants, the
+/// tensor-core matmul's tiles (kfuse-compile --matmul-tiles).
+struct EmulationPipelineOptions : kfuse::FusionPipelineOptions<EmulationPipelineOptions> {
+  Option<unsigned> blockSize{*this, "block-size", llvm::cl::desc("threads per block"),
+                             llvm::cl::init(256)};
+  Option<std::string> matmulTiles{
+      *this, "matmul-tiles",
+      llvm::cl::desc("every tensor-core matmul's tiles, MxNxK/WMxWN/STAGES[/GROUP_M]"),
+      llvm::cl::init("")};
+};
 
 struct Variant {
   const char *name, *description;
@@ -53,22 +64,19 @@ void kfuse::registerKfuseTestPipelines() {
        "fastest", "sm_80", true},
   };
   for (const Variant &v : variants) {
-    registerPipeline<HostPipelineOptions>(
+    registerPipeline<EmulationPipelineOptions>(
         v.name, v.description,
-        [&v](const HostPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
+        [&v](const EmulationPipelineOptions &cl, auto refuse) -> FailureOr<PipelineOptions> {
           // The GPU's mappings (not the host runtime's serial fallback).
-          FailureOr<PipelineOptions> options = toPipelineOptions(cl, Target::Gpu, refuse);
+          FailureOr<PipelineOptions> options =
+              toPipelineOptions(cl.fusionOptions(refuse), cl.blockSize, Target::Gpu,
+                                v.chip ? v.chip : gpu::kDefaultChip, refuse);
           if (failed(options))
             return failure();
           options->matmul = v.matmul;
           options->tf32 = v.tf32;
-          if (v.chip) {
-            FailureOr<gpu::GpuTarget> gpu = gpu::gpuTargetOf(v.chip, refuse);
-            if (failed(gpu))
-              return failure();
-            options->gpu = *gpu;
-          }
-          return options;
+          options->matmulTiles = cl.matmulTiles;
+          return checkPipelineOptions(*options, refuse);
         },
         [&v](OpPassManager &pm, const PipelineOptions &options) {
           addStagePasses(pm, Stage::Linalg, options);

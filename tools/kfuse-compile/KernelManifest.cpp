@@ -5,6 +5,7 @@
 #include "dialect/Kf/KfOps.h"
 #include "passes/Passes.h"
 #include "passes/gpu/KernelMapping.h"
+#include "passes/gpu/matmul/MatmulTiles.h"
 #include "passes/report/KernelReport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -100,6 +101,7 @@ const char *mappingRule(kf::KernelMapping m, std::optional<kf::KernelVariant> va
 struct LaunchChoice {
   kf::KernelMapping mapping;
   std::optional<kf::KernelVariant> variant;
+  kf::MatmulTilesAttr tiles; // a tensor-core matmul's
 };
 
 /// Each kernel's mapping and variant, decided as the Gpu stage decides them
@@ -108,7 +110,7 @@ struct LaunchChoice {
 /// serves: the Gpu stage refuses it) is decided as the host runtime does:
 /// such a kernel reads "serial", and no matmul has a GPU variant.
 llvm::StringMap<LaunchChoice> mappingsOf(ModuleOp kernels, const gpu::GpuTarget &target,
-                                         bool tf32) {
+                                         bool tf32, llvm::StringRef matmulTiles = "") {
   auto decide = [&](bool serialFallback) {
     llvm::StringMap<LaunchChoice> out;
     OwningOpRef<ModuleOp> copy = kernels.clone();
@@ -116,6 +118,7 @@ llvm::StringMap<LaunchChoice> mappingsOf(ModuleOp kernels, const gpu::GpuTarget 
     KfAssignKernelMappingsOptions options;
     options.serialFallback = serialFallback;
     options.tf32 = tf32;
+    options.matmulTiles = matmulTiles.str();
     pm.addPass(gpu::createKfAssignKernelMappings(options, target));
     // The GPU's refusal is the Gpu stage's to report, not the manifest's.
     ScopedDiagnosticHandler quiet(kernels.getContext(),
@@ -124,7 +127,7 @@ llvm::StringMap<LaunchChoice> mappingsOf(ModuleOp kernels, const gpu::GpuTarget 
       return std::optional<llvm::StringMap<LaunchChoice>>();
     copy->walk([&](kf::KernelOp kernel) {
       if (std::optional<kf::KernelMapping> m = kernel.getMapping())
-        out[kernel.getSymName()] = {*m, kernel.getVariant()};
+        out[kernel.getSymName()] = {*m, kernel.getVariant(), kernel.getTilesAttr()};
     });
     return std::optional(std::move(out));
   };
@@ -214,7 +217,8 @@ static llvm::json::Object targetOf(const gpu::GpuTarget &t) {
 }
 
 void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
-                         unsigned blockSize, const gpu::GpuTarget &target, bool tf32) {
+                         unsigned blockSize, const gpu::GpuTarget &target, bool tf32,
+                         llvm::StringRef matmulTiles) {
   // Launch arguments and shared memory, by kernel name, from the outlined
   // gpu.func; the launch itself from the host function's gpu.launch_func.
   llvm::StringMap<llvm::json::Array> arguments;
@@ -234,7 +238,7 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
   gpu.walk([&](mlir::gpu::LaunchFuncOp launch) {
     launches[launch.getKernelName().getValue()] = launch;
   });
-  llvm::StringMap<LaunchChoice> mappings = mappingsOf(kernels, target, tf32);
+  llvm::StringMap<LaunchChoice> mappings = mappingsOf(kernels, target, tf32, matmulTiles);
   llvm::json::Array list;
   for (auto func : kernels.getOps<func::FuncOp>()) {
     if (func.isExternal())
@@ -302,6 +306,9 @@ void writeKernelManifest(raw_ostream &os, ModuleOp kernels, ModuleOp gpu,
                           ? llvm::json::Value(
                                 kf::stringifyKernelVariant(*mapping->second.variant))
                           : nullptr},
+          {"tiles", mapping != mappings.end() && mapping->second.tiles
+                        ? llvm::json::Value(gpu::formatMatmulTiles(mapping->second.tiles))
+                        : nullptr},
           {"ops", std::move(ops)},
           {"launch", std::move(launch)},
           {"arguments", args == arguments.end() ? llvm::json::Array()

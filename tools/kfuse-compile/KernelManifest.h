@@ -17,10 +17,12 @@ namespace kfuse {
 /// module after kernel formation, `gpu` the module after outlining;
 /// `target` the chip the mappings emitted for (its facts recorded as
 /// `gpu_target`); `tf32`: whether f32 matmuls run on tensor cores as TF32
-/// (it changes results).
+/// (it changes results); `matmulTiles`: --matmul-tiles (a tensor-core
+/// matmul's tiles are recorded, `tiles`).
 void writeKernelManifest(llvm::raw_ostream &os, mlir::ModuleOp kernels,
                          mlir::ModuleOp gpu, unsigned blockSize,
-                         const gpu::GpuTarget &target, bool tf32);
+                         const gpu::GpuTarget &target, bool tf32,
+                         llvm::StringRef matmulTiles);
 
 /// One compiled version of a program: its kernels (the module after kernel
 /// formation) and, when there is no GPU code, why. The host forms its own

@@ -97,6 +97,11 @@ cl::opt<bool> tf32("tf32",
                    cl::desc("f32 matmuls on tensor cores as TF32 (10 bits of mantissa), "
                             "for chips from sm_80; off by default, as in PyTorch"),
                    cl::init(false), cl::cat(kfuseCategory));
+cl::opt<std::string>
+    matmulTiles("matmul-tiles",
+                cl::desc("the tiles of every tensor-core matmul, MxNxK/WMxWN/STAGES[/GROUP_M] "
+                         "(e.g. 128x128x32/2x2/3/8); default: kfuse's table by problem size"),
+                cl::value_desc("tiles"), cl::init(""), cl::cat(kfuseCategory));
 cl::opt<unsigned> blockSize("block-size", cl::desc("Threads per block"),
                             cl::init(256), cl::cat(kfuseCategory));
 cl::opt<std::string> hostCpu(
@@ -197,6 +202,7 @@ FailureOr<kfuse::PipelineOptions> pipelineOptions(MLIRContext &context) {
   options.fusion = *fusion;
   options.gpu = *gpu;
   options.tf32 = tf32;
+  options.matmulTiles = matmulTiles;
   options.blockSize = blockSize;
   options.mutation = plantMutation;
   return kfuse::checkPipelineOptions(options, refuse);
@@ -470,7 +476,7 @@ int main(int argc, char **argv) {
     std::string manifest;
     llvm::raw_string_ostream os(manifest);
     kfuse::writeKernelManifest(os, *kernelsStage, *gpuStage, options->blockSize,
-                               options->gpu, options->tf32);
+                               options->gpu, options->tf32, options->matmulTiles);
     dumps.push_back({"kernels.json", manifest});
     if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
       return fail("cannot create " + dumpDir + ": " + ec.message());

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulKernels.h"
+#include "passes/gpu/matmul/MatmulTiles.h"
 
 #include "passes/gpu/matmul/MatmulParts.h"
 
@@ -25,6 +26,8 @@ kf::KernelVariant chooseMatmulVariant(ArrayRef<linalg::LinalgOp> ops,
   if (design == MatmulDesign::Reference)
     return kf::KernelVariant::Reference;
   matmul::Parts parts = matmul::partsOf(ops);
+  if (target.tensorCores == TensorCores::Wgmma && matmul::wgmmaFits(parts))
+    return kf::KernelVariant::Wgmma;
   if (target.hasTensorCores() && matmul::tensorCoreFits(parts, tf32))
     return kf::KernelVariant::TensorCore;
   if (matmul::simtFits(parts))
@@ -33,14 +36,18 @@ kf::KernelVariant chooseMatmulVariant(ArrayRef<linalg::LinalgOp> ops,
 }
 
 void mapMatmulKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
-                     const launch::LaunchTarget &target, kf::KernelVariant variant) {
+                     const launch::LaunchTarget &target, kf::KernelVariant variant,
+                     kf::MatmulTilesAttr tiles) {
   matmul::Parts parts = matmul::partsOf(ops);
   // Warp-level tiles: only where a block's threads cooperate.
   assert((variant == kf::KernelVariant::Reference || target.hasCooperativeThreads()) &&
          "a tensor-core or SIMT matmul on blocks of one thread");
   switch (variant) {
   case kf::KernelVariant::TensorCore:
-    return matmul::mapTensorCore(b, name, parts);
+    return matmul::mapTensorCore(b, name, parts,
+                                 tiles ? tiles : defaultTensorCoreTiles(b.getContext()));
+  case kf::KernelVariant::Wgmma:
+    return matmul::mapWgmma(b, name, parts);
   case kf::KernelVariant::Simt:
     return matmul::mapSimt(b, name, parts);
   case kf::KernelVariant::Reference:

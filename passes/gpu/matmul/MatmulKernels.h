@@ -32,9 +32,10 @@ enum class MatmulDesign {
 
 /// The design a matmul kernel (its ops, on tensors or buffers; checked by
 /// checkMatmulKernel) runs on `target`, chosen once by
-/// kf-assign-kernel-mappings: with `Fastest`, the tensor-core kernel for
-/// f16 and bf16 operands (and f32 ones with `tf32`) accumulating in f32 on
-/// a chip with tensor cores, else the register-tiled SIMT kernel for
+/// kf-assign-kernel-mappings: with `Fastest`, on sm_90a the wgmma kernel
+/// where it fits (wgmmaFits), else the tensor-core kernel for f16 and bf16
+/// operands (and f32 ones with `tf32`) accumulating in f32 on a chip with
+/// tensor cores, else the register-tiled SIMT kernel for
 /// operands of at least 8 bits, else the reference tile.
 kf::KernelVariant chooseMatmulVariant(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                                       const GpuTarget &target, MatmulDesign design,
@@ -47,11 +48,13 @@ kf::KernelVariant chooseMatmulVariant(llvm::ArrayRef<mlir::linalg::LinalgOp> ops
 /// epilogue computed in registers before the one store. `target` says what
 /// a block is: the reference on blocks of one thread (the host runtime)
 /// computes its tile with loops, without workgroup memory or barriers; the
-/// other variants need cooperating threads. The ops are left in place (the
+/// other variants need cooperating threads. `tiles`: the tensor-core
+/// kernel's (null: defaultTensorCoreTiles). The ops are left in place (the
 /// caller erases the kernel).
 void mapMatmulKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                      llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
-                     const launch::LaunchTarget &target, kf::KernelVariant variant);
+                     const launch::LaunchTarget &target, kf::KernelVariant variant,
+                     kf::MatmulTilesAttr tiles = {});
 
 } // namespace kfuse::gpu
 

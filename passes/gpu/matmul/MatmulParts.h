@@ -10,6 +10,7 @@
 #ifndef KFUSE_PASSES_GPU_MATMUL_MATMULPARTS_H
 #define KFUSE_PASSES_GPU_MATMUL_MATMULPARTS_H
 
+#include "dialect/Kf/KfAttrs.h"
 #include "passes/launch/LaunchTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -109,10 +110,18 @@ bool simtFits(const Parts &parts);
 void mapSimt(mlir::OpBuilder &b, mlir::StringAttr name, Parts &parts);
 
 /// The tensor-core kernel (MatmulTensorCore.cpp, sm_80 and later: mma.sync,
-/// ldmatrix, cp.async); whether `parts` suits it (f16 or bf16 operands
+/// ldmatrix, cp.async) built with `tiles`; whether `parts` suits it (f16 or bf16 operands
 /// accumulated in f32; f32 ones as TF32 with `tf32`).
 bool tensorCoreFits(const Parts &parts, bool tf32);
-void mapTensorCore(mlir::OpBuilder &b, mlir::StringAttr name, Parts &parts);
+
+/// The Hopper kernel (MatmulWgmma.cpp, sm_90a: TMA, mbarriers, wgmma);
+/// whether `parts` suits it (tensorCoreFits without tf32, A [M][K] and B
+/// [K][N] as stored, no batch, a zero fill, static K and N multiples of 8:
+/// the TMA's 16-byte rows).
+bool wgmmaFits(const Parts &parts);
+void mapWgmma(mlir::OpBuilder &b, mlir::StringAttr name, Parts &parts);
+void mapTensorCore(mlir::OpBuilder &b, mlir::StringAttr name, Parts &parts,
+                   kf::MatmulTilesAttr tiles);
 
 } // namespace kfuse::gpu::matmul
 

@@ -1,21 +1,24 @@
 //===- MatmulTensorCore.cpp - the matmul on tensor cores ------------------===//
 //
 // The sm_80 tensor-core GEMM (CUTLASS's and Triton's layout of the work),
-// through the nvgpu ops upstream lowers to NVVM (convert-nvgpu-to-nvvm):
-//   block (bx, by, bz): C[m0 .. m0+64, n0 .. n0+64] of batch bz, 4 warps
-//   (2 x 2), each a 32x32 quarter: 2 x 4 mma.sync.m16n8k16 tiles of f32
-//   accumulators in registers (32 a thread);
-//   A and B staged in shared memory by steps of 32 along K, two stages
-//   (double buffering): while the warps multiply stage s, cp.async (16
-//   bytes, bypassing L1) fills stage s + 1; a tail chunk is zero-filled by
-//   cp.async's src-size (any M, N, K). Each operand is staged in its
+// through the nvgpu ops upstream lowers to NVVM (convert-nvgpu-to-nvvm),
+// built as the kernel's #kf.matmul_tiles say (MatmulTiles.cpp chose them):
+//   block (bx, by, bz): an m x n tile of C of batch bz (the blocks taken
+//   in groups of group_m rows of tiles, for L2), warps_m x warps_n warps,
+//   each an (m / warps_m) x (n / warps_n) part: 16x8 mma.sync.m16n8k16
+//   tiles of f32 accumulators in registers;
+//   A and B staged in shared memory by steps of k along K, `stages` steps
+//   in flight: while the warps multiply step s, cp.async (16 bytes,
+//   bypassing L1) fills step s + stages - 1; one barrier a step; a tail
+//   chunk is zero-filled by cp.async's src-size (any M, N, K). Each
+//   operand is staged in its
 //   global layout, its contiguous dim contiguous in shared memory too
 //   ([mn][k] or [k][mn], rows padded by 16 bytes: the 8 rows an ldmatrix
 //   reads fall in different banks), so an operand read transposed in place
 //   is staged with the same coalesced copies and read with ldmatrix.trans
 //   instead of ldmatrix;
-//   per 16 of K, a warp loads its fragments with 4 ldmatrix.x4 (2 of A, 2
-//   of B) and issues 8 mma.sync (MatmulTensorCoreFragments.cpp);
+//   per 16 of K, a warp loads its fragments with ldmatrix.x4 and issues
+//   its mma.sync (MatmulTensorCoreFragments.cpp);
 //   then the epilogue on each accumulator in registers and one masked store
 //   of each result.
 // f16 and bf16 (f32 accumulation); f32 as TF32 only when asked (`tf32`:
@@ -25,7 +28,7 @@
 // identity), the same stages are filled by guarded scalar loads instead
 // (decided once a launch, at run time for dynamic sizes).
 // kfuse's buffers are 16-byte aligned (cudaMalloc: 256); the stages are in
-// dynamic shared memory (20 KiB; 36 KiB for TF32), 16-byte aligned.
+// dynamic shared memory (MatmulTilesAttr::sharedBytes), 16-byte aligned.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulTensorCore.h"
@@ -33,6 +36,7 @@
 #include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -45,18 +49,18 @@ namespace kfuse::gpu::matmul {
 namespace tc {
 
 Emitter::Chunk Emitter::chunk(unsigned o, int64_t i, Value k0) {
-  Value c = add(tid, i * kThreads);
+  Value c = add(tid, i * z.threads);
   Value base = o == 0 ? m0 : n0;
   Chunk ch;
   if (kLast(o)) {
-    ch.row = div(c, kStepK / z.chunk);
-    ch.col = mul(rem(c, kStepK / z.chunk), z.chunk);
+    ch.row = div(c, z.bk / z.chunk);
+    ch.col = mul(rem(c, z.bk / z.chunk), z.chunk);
     ch.mn = add(base, ch.row);
     ch.k = add(k0, ch.col);
     ch.along = ch.k, ch.alongBound = K, ch.across = ch.mn, ch.acrossBound = rows(o);
   } else {
-    ch.row = div(c, kTile / z.chunk);
-    ch.col = mul(rem(c, kTile / z.chunk), z.chunk);
+    ch.row = div(c, z.tile(o) / z.chunk);
+    ch.col = mul(rem(c, z.tile(o) / z.chunk), z.chunk);
     ch.k = add(k0, ch.row);
     ch.mn = add(base, ch.col);
     ch.along = ch.mn, ch.alongBound = rows(o), ch.across = ch.k, ch.acrossBound = K;
@@ -75,7 +79,7 @@ void Emitter::copyTile(const Access &x, unsigned o, Value stage, Value k0,
                        SmallVectorImpl<Value> &tokens) {
   Value operand = o == 0 ? parts.a() : parts.b();
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  for (int64_t i = 0; i < z.copies; ++i) {
+  for (int64_t i = 0; i < z.copies[o]; ++i) {
     Chunk ch = chunk(o, i, k0);
     // min(max(bound - along, 0), chunk) elements, none on a row past the edge.
     Value left =
@@ -98,7 +102,7 @@ void Emitter::copyTile(const Access &x, unsigned o, Value stage, Value k0,
 /// The same with scalar loads (any alignment), zero past the edges.
 void Emitter::loadTile(const Access &x, unsigned o, Value stage, Value k0) {
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementOf(smem)));
-  for (int64_t i = 0; i < z.copies; ++i) {
+  for (int64_t i = 0; i < z.copies[o]; ++i) {
     Chunk ch = chunk(o, i, k0);
     Value first = at(o, stage, ch.row, ch.col);
     for (int64_t j = 0; j < z.chunk; ++j) {
@@ -110,19 +114,16 @@ void Emitter::loadTile(const Access &x, unsigned o, Value stage, Value k0) {
 }
 
 /// Both tiles at k0 into `stage`: cp.async when `aligned` (committed as
-/// one group; with `wait`, then waits for all groups but this one), else
-/// scalar loads.
-void Emitter::stageTiles(const Access &x, Value aligned, Value stage, Value k0, bool wait) {
+/// one group), else scalar loads.
+void Emitter::stageTiles(const Access &x, Value aligned, Value stage, Value k0) {
   auto branch = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&branch.getThenRegion().front());
   SmallVector<Value> tokens;
   copyTile(x, 0, stage, k0, tokens);
   copyTile(x, 1, stage, k0, tokens);
-  Value group = nvgpu::DeviceAsyncCreateGroupOp::create(
+  nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
-  if (wait)
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(1));
   b.setInsertionPointToStart(&branch.getElseRegion().front());
   loadTile(x, 0, stage, k0);
   loadTile(x, 1, stage, k0);
@@ -156,7 +157,7 @@ bool tensorCoreFits(const Parts &parts, bool tf32) {
   return a == bt && (a.isF16() || a.isBF16() || (tf32 && a.isF32())) && c.isF32();
 }
 
-void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts) {
+void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts, kf::MatmulTilesAttr tiles) {
   OpBuilder::InsertionGuard guard(b);
   Location loc = parts.matmul.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -164,18 +165,20 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts) {
   Value M = sizes[parts.batch], N = sizes[parts.batch + 1], K = sizes[parts.batch + 2];
   auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
   Type element = elementOf(parts.a());
-  Sizes z(element);
-  auto shared = MemRefType::get({4 * z.stage}, element, MemRefLayoutAttrInterface(), workgroup);
+  Sizes z(tiles, element);
+  auto shared = MemRefType::get({z.stages * z.stageBoth}, element, MemRefLayoutAttrInterface(),
+                                workgroup);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   // The stages in dynamic shared memory, which the NVVM lowering aligns
   // to 16 bytes (cp.async and ldmatrix need it); a workgroup attribution
-  // is aligned to its element type only (2 bytes here).
-  int64_t bytes = 4 * z.stage * element.getIntOrFloatBitWidth() / 8;
+  // is aligned to its element type only (2 bytes here). Past 48 KiB the
+  // runtime opts the kernel in (cuFuncSetAttribute) before its launch.
+  int64_t bytes = tiles.sharedBytes(element.getIntOrFloatBitWidth());
   Value sharedBytes = arith::ConstantIntOp::create(b, loc, bytes, 32);
   auto launch = buildKernelLaunch(b, loc, name.getValue(),
-                                  {tilesOf(b, loc, N, kTile), tilesOf(b, loc, M, kTile),
+                                  {tilesOf(b, loc, N, z.bn), tilesOf(b, loc, M, z.bm),
                                    batchGrid(b, loc, sizes, parts),
-                                   arith::ConstantIndexOp::create(b, loc, kThreads), one, one});
+                                   arith::ConstantIndexOp::create(b, loc, z.threads), one, one});
   launch.getDynamicSharedMemorySizeMutable().assign(sharedBytes);
   b.setInsertionPointToStart(&launch.getBody().front());
   Emitter e{b, loc, parts, z, M, N, K};
@@ -188,10 +191,26 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts) {
   e.tid = launch.getThreadIds().x;
   e.lane = e.rem(e.tid, 32);
   Value warp = e.div(e.tid, 32);
-  e.wm = e.mul(e.div(warp, kTile / kWarpTile), kWarpTile);
-  e.wn = e.mul(e.rem(warp, kTile / kWarpTile), kWarpTile);
-  e.m0 = e.mul(launch.getBlockIds().y, kTile);
-  e.n0 = e.mul(launch.getBlockIds().x, kTile);
+  e.wm = e.mul(e.div(warp, z.warpsN), z.warpM);
+  e.wn = e.mul(e.rem(warp, z.warpsN), z.warpN);
+  // The block's tile: (blockIdx.y, blockIdx.x), or with groups of group_m
+  // rows of tiles, the block's place in its group, column after column,
+  // so that the blocks running at once read the same A rows and B
+  // columns from L2 (Triton's grouped order).
+  Value tileM = launch.getBlockIds().y, tileN = launch.getBlockIds().x;
+  if (z.groupM > 1) {
+    Value gx = launch.getGridSize().x, gy = launch.getGridSize().y;
+    Value pid = e.add(arith::MulIOp::create(b, loc, tileM, gx), tileN);
+    Value inGroup = e.mul(gx, z.groupM);
+    Value first = e.mul(arith::DivUIOp::create(b, loc, pid, inGroup), z.groupM);
+    Value rows = arith::MinUIOp::create(b, loc, arith::SubIOp::create(b, loc, gy, first),
+                                        e.idx(z.groupM));
+    Value place = arith::RemUIOp::create(b, loc, pid, inGroup);
+    tileM = e.add(first, arith::RemUIOp::create(b, loc, place, rows));
+    tileN = arith::DivUIOp::create(b, loc, place, rows);
+  }
+  e.m0 = e.mul(tileM, z.bm);
+  e.n0 = e.mul(tileN, z.bn);
   Value aligned = arith::AndIOp::create(b, loc, copiesAligned(b, loc, parts.a(), z.chunk),
                                         copiesAligned(b, loc, parts.b(), z.chunk));
   Value zero = e.idx(0);
@@ -204,43 +223,53 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts) {
 
   forEachBatch(b, loc, launch, sizes, parts, [&](ArrayRef<Value> batchIvs) {
     Access x{parts, SmallVector<Value>(batchIvs), zero};
-    Value steps = arith::CeilDivUIOp::create(b, loc, K, e.idx(kStepK));
-    e.stageTiles(x, aligned, zero, zero, /*wait=*/false);
-    SmallVector<Value> inits(kFragsM * kFragsN, init);
+    Value steps = arith::CeilDivUIOp::create(b, loc, K, e.idx(z.bk));
+    // The first stages - 1 steps in flight (past K: zero-filled, unread).
+    for (int64_t s = 0; s + 1 < z.stages; ++s)
+      e.stageTiles(x, aligned, e.idx(s), e.idx(s * z.bk));
+    SmallVector<Value> inits(z.fragsM * z.fragsN, init);
     auto kLoop = scf::ForOp::create(b, loc, zero, steps, one, inits);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(kLoop.getBody());
       Value s = kLoop.getInductionVar();
       SmallVector<Value> acc(kLoop.getRegionIterArgs());
-      // The next stage's copies run while this one is multiplied (past
-      // the last step they copy nothing: zero-filled, read by no one).
-      Value next = e.add(s, 1);
-      e.stageTiles(x, aligned, e.rem(next, 2), e.mul(next, kStepK), /*wait=*/true);
-      ::mlir::gpu::BarrierOp::create(b, loc); // this stage is complete
-      Value stage = e.rem(s, 2);
-      for (int64_t kk = 0; kk < kStepK; kk += z.mmaK)
-        e.multiply(stage, kk, acc);
-      // Every warp is done with this stage before the next step refills it.
+      // Step s's copies are done (of the groups committed, at most
+      // stages - 2 newer ones may still be in flight), and after the
+      // barrier every thread's are visible and every warp is done with
+      // step s - 1's stage, which step s + stages - 1 then refills while
+      // this one is multiplied: one barrier a step (CUTLASS's multistage
+      // mainloop). nvgpu's wait takes a token of one group; the count is
+      // what matters, so NVVM's op.
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, z.stages - 2);
       ::mlir::gpu::BarrierOp::create(b, loc);
+      Value next = e.add(s, z.stages - 1);
+      e.stageTiles(x, aligned, e.rem(next, z.stages), e.mul(next, z.bk));
+      Value stage = e.rem(s, z.stages);
+      for (int64_t kk = 0; kk < z.bk; kk += z.mmaK)
+        e.multiply(stage, kk, acc);
       scf::YieldOp::create(b, loc, acc);
     }
+    // No copy outlives the kernel (those past K copy zeros, unread); the
+    // next batch's prologue refills stages other warps may still read.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    ::mlir::gpu::BarrierOp::create(b, loc);
     // Accumulator (mi, ni) holds rows lane / 4 and lane / 4 + 8 of its
     // 16x8 tile, columns 2 (lane % 4) and the next.
     Value g = e.div(e.lane, 4), q = e.mul(e.rem(e.lane, 4), 2);
-    for (int64_t mi = 0; mi < kFragsM; ++mi)
+    for (int64_t mi = 0; mi < z.fragsM; ++mi)
       for (int64_t r = 0; r < 2; ++r) {
         Value row = e.add(e.add(e.m0, e.wm), e.add(g, mi * 16 + r * 8));
         auto rowInside = scf::IfOp::create(b, loc, e.ult(row, M), false);
         OpBuilder::InsertionGuard g1(b);
         b.setInsertionPointToStart(&rowInside.getThenRegion().front());
-        for (int64_t ni = 0; ni < kFragsN; ++ni)
+        for (int64_t ni = 0; ni < z.fragsN; ++ni)
           for (int64_t c = 0; c < 2; ++c) {
             Value col = e.add(e.add(e.n0, e.wn), e.add(q, ni * 8 + c));
             auto colInside = scf::IfOp::create(b, loc, e.ult(col, N), false);
             OpBuilder::InsertionGuard g2(b);
             b.setInsertionPointToStart(&colInside.getThenRegion().front());
-            Value v = vector::ExtractOp::create(b, loc, kLoop.getResult(mi * kFragsN + ni),
+            Value v = vector::ExtractOp::create(b, loc, kLoop.getResult(mi * z.fragsN + ni),
                                                 ArrayRef<int64_t>{r, c});
             x.finish(b, loc, v, row, col);
           }

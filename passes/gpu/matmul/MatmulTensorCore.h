@@ -8,6 +8,7 @@
 #ifndef KFUSE_PASSES_GPU_MATMUL_MATMULTENSORCORE_H
 #define KFUSE_PASSES_GPU_MATMUL_MATMULTENSORCORE_H
 
+#include "dialect/Kf/KfAttrs.h"
 #include "passes/gpu/matmul/MatmulParts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,33 +26,42 @@ using mlir::Type;
 using mlir::Value;
 using mlir::VectorType;
 
-constexpr int64_t kTile = 64;     // BM = BN
-constexpr int64_t kStepK = 32;    // BK
-constexpr int64_t kWarpTile = 32; // a warp's quarter of the tile
-constexpr int64_t kThreads = 32 * (kTile / kWarpTile) * (kTile / kWarpTile);
-constexpr int64_t kFragsM = kWarpTile / 16, kFragsN = kWarpTile / 8;
-
-/// The sizes that follow from the element type (16 bits: f16, bf16; 32:
-/// f32 as TF32).
+/// The sizes that follow from the kernel's tiles (#kf.matmul_tiles) and
+/// the element type (16 bits: f16, bf16; 32: f32 as TF32).
 struct Sizes {
-  int64_t chunk;     // elements of one 16-byte cp.async (and of a row's pad)
-  int64_t perReg;    // elements in a 32-bit register of a fragment
-  int64_t mmaK;      // K of one mma.sync: 16 (f16, bf16) or 8 (tf32)
-  int64_t kLastRow;  // [mn][k] rows, padded by 16 bytes (80 or 144 bytes)
-  int64_t mnLastRow; // [k][mn] rows, padded (144 or 272 bytes)
-  int64_t stage;     // elements of a stage of one operand
-  int64_t copies;    // chunks a thread copies a tile
-  explicit Sizes(Type element) {
+  int64_t bm, bn, bk;      // the block tile
+  int64_t stages, groupM;  // cp.async stages; rows of tiles a group
+  int64_t threads;         // 32 a warp, warpsM x warpsN warps
+  int64_t warpsN;          // warps along N (warp w: row w / warpsN)
+  int64_t warpM, warpN;    // a warp's part of the tile
+  int64_t fragsM, fragsN;  // its 16x8 accumulator tiles
+  int64_t chunk;           // elements of one 16-byte cp.async (and of a row's pad)
+  int64_t perReg;          // elements in a 32-bit register of a fragment
+  int64_t mmaK;            // K of one mma.sync: 16 (f16, bf16) or 8 (tf32)
+  int64_t kLastRow;        // [mn][k] rows, padded by 16 bytes
+  int64_t stageOf[2];      // elements of operand o's part of a stage (either layout)
+  int64_t stageBoth;       // a stage: both operands
+  int64_t copies[2];       // chunks a thread copies of operand o's tile
+  Sizes(kf::MatmulTilesAttr tiles, Type element) {
+    bm = tiles.getM(), bn = tiles.getN(), bk = tiles.getK();
+    stages = tiles.getStages(), groupM = tiles.getGroupM();
+    threads = tiles.threads(), warpsN = tiles.getWarpsN();
+    warpM = tiles.warpM(), warpN = tiles.warpN();
+    fragsM = warpM / 16, fragsN = warpN / 8;
     int64_t bits = element.getIntOrFloatBitWidth();
     chunk = 128 / bits;
     perReg = 32 / bits;
     mmaK = 8 * perReg;
-    kLastRow = kStepK + chunk;
-    mnLastRow = kTile + chunk;
-    stage = kTile * kLastRow;
-    copies = kTile * kStepK / chunk / kThreads;
-    assert(stage >= kStepK * mnLastRow && "a stage holds either layout");
+    kLastRow = bk + chunk;
+    for (unsigned o = 0; o < 2; ++o) {
+      stageOf[o] = std::max(tile(o) * kLastRow, bk * mnLastRow(o));
+      copies[o] = tile(o) * bk / chunk / threads;
+    }
+    stageBoth = stageOf[0] + stageOf[1];
   }
+  int64_t tile(unsigned o) const { return o == 0 ? bm : bn; }
+  /// [k][mn] rows of operand o, padded by 16 bytes.
+  int64_t mnLastRow(unsigned o) const { return tile(o) + chunk; }
 };
 
 inline Type elementOf(Value v) { return cast<MemRefType>(v.getType()).getElementType(); }
@@ -84,8 +94,8 @@ struct Emitter {
   /// The element (row, col) of operand `o`'s stage `stage` in the shared
   /// buffer ([mn][k] or [k][mn] as the operand is stored).
   Value at(unsigned o, Value stage, Value row, Value col) {
-    Value base = mul(add(stage, idx(2 * o)), z.stage);
-    return add(add(base, mul(row, kLast(o) ? z.kLastRow : z.mnLastRow)), col);
+    Value base = add(mul(stage, z.stageBoth), o == 0 ? 0 : z.stageOf[0]);
+    return add(add(base, mul(row, kLast(o) ? z.kLastRow : z.mnLastRow(o))), col);
   }
 
   /// Operand `o`'s chunk `i` of this thread in the tile at k0: its place in
@@ -107,9 +117,8 @@ struct Emitter {
   void loadTile(const Access &x, unsigned o, Value stage, Value k0);
 
   /// Both tiles at k0 into `stage`: cp.async when `aligned` (committed as
-  /// one group; with `wait`, then waits for all groups but this one), else
-  /// scalar loads.
-  void stageTiles(const Access &x, Value aligned, Value stage, Value k0, bool wait);
+  /// one group), else scalar loads.
+  void stageTiles(const Access &x, Value aligned, Value stage, Value k0);
 
   // Fragments and mma.sync (MatmulTensorCoreFragments.cpp).
   /// The 32-bit registers of a fragment: its rows.
@@ -122,7 +131,7 @@ struct Emitter {
   /// The TF32 fragment of an operand stored [k][mn], an element at a time.
   Value loadScalars(unsigned o, Value stage, Value mn, int64_t kk, int64_t count);
   /// The fragments of one mma.sync's K at kk from `stage`, and the warp's
-  /// 8 mma.sync.
+  /// fragsM x fragsN mma.sync.
   void multiply(Value stage, int64_t kk, SmallVectorImpl<Value> &acc);
 };
 

@@ -95,7 +95,7 @@ void Emitter::multiply(Value stage, int64_t kk, SmallVectorImpl<Value> &acc) {
   Value jLow = rem(j, 2), jHigh = div(j, 2);
   bool scalarA = !kLast(0) && z.perReg == 1, scalarB = !kLast(1) && z.perReg == 1;
   SmallVector<Value> as, bs;
-  for (int64_t mi = 0; mi < kFragsM; ++mi) {
+  for (int64_t mi = 0; mi < z.fragsM; ++mi) {
     // Matrices (rows 0-7, k 0..), (8-15, 0..), (0-7, half..), (8-15,
     // half..): a0 .. a3 of mma.m16n8k16 (or of m16n8k8 on tf32).
     Value m = add(wm, mi * 16), row, col;
@@ -114,7 +114,7 @@ void Emitter::multiply(Value stage, int64_t kk, SmallVectorImpl<Value> &acc) {
                                            ValueRange{at(0, stage, row, col)},
                                            /*transpose=*/!kLast(0), 4));
   }
-  for (int64_t nj = 0; nj < kFragsN / 2; ++nj) {
+  for (int64_t nj = 0; nj < z.fragsN / 2; ++nj) {
     // Matrices (n 0-7, k 0..), (0-7, half..), (8-15, 0..), (8-15,
     // half..): b0 b1 (b0 on tf32) and b2 b3 (b1) of two n8 tiles.
     Value n = add(wn, nj * 16), row, col;
@@ -133,12 +133,12 @@ void Emitter::multiply(Value stage, int64_t kk, SmallVectorImpl<Value> &acc) {
                                            ValueRange{at(1, stage, row, col)},
                                            /*transpose=*/!kLast(1), 4));
   }
-  for (int64_t mi = 0; mi < kFragsM; ++mi)
-    for (int64_t ni = 0; ni < kFragsN; ++ni) {
+  for (int64_t mi = 0; mi < z.fragsM; ++mi)
+    for (int64_t ni = 0; ni < z.fragsN; ++ni) {
       Value bFrag = rows(VectorType::get({2, z.perReg}, element),
                          {vector::ExtractOp::create(b, loc, bs[ni / 2], (ni % 2) * 2),
                           vector::ExtractOp::create(b, loc, bs[ni / 2], (ni % 2) * 2 + 1)});
-      Value &c = acc[mi * kFragsN + ni];
+      Value &c = acc[mi * z.fragsN + ni];
       if (element.isBF16())
         c = mmaBf16(as[mi], bFrag, c);
       else

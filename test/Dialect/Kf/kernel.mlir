@@ -30,3 +30,18 @@ func.func @variant(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A tensor-core kernel's tiles print after its variant, and survive a
+// round trip.
+// CHECK-LABEL: func.func @tiles
+// CHECK: kf.kernel "matmul_0" kind matmul mapping matmul variant tensor_core tiles <m = 128, n = 64, k = 32, warps_m = 2, warps_n = 2, stages = 3, group_m = 8> -> tensor<4xf32> {
+func.func @tiles(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = kf.kernel "matmul_0" kind matmul mapping matmul variant tensor_core
+      tiles <m = 128, n = 64, k = 32, warps_m = 2, warps_n = 2, stages = 3, group_m = 8>
+      -> tensor<4xf32> {
+    kf.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
