@@ -30,6 +30,8 @@ cp build/bin/kfuse-run "$out/bin/"
 cp build/lib/libkfuse_runtime.so "$out/lib/"
 cp bench/gpu-check.sh bench/gpu_bench.py bench/models.py test/harness/kf_fuzz.py \
   test/harness/kf_gen.py "$out/"
+mkdir -p "$out/gpubench"
+cp bench/gpubench/*.py "$out/gpubench/"
 # Portable host code: x86-64-v3 (AVX2) runs on every recent x86 server.
 for src in examples/*.mlir; do
   name=$(basename "$src" .mlir)

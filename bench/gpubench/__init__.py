@@ -1,0 +1,1 @@
+"""bench/gpu_bench.py's parts (that file says what the benchmark does)."""
