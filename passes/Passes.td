@@ -99,7 +99,12 @@ def KfToLinalg : Pass<"kf-to-linalg"> {
     } -> tensor<4x8xf32>
     ```
   }];
-  let options = [KfF64MomentsOption];
+  let options = [KfF64MomentsOption,
+    Option<"mergeReductions", "merge-reductions", "bool", "false",
+           "a reduction of a reduction of the same kind (sum, max, min), the "
+           "inner read by nothing else, as one reduction over both's dims: "
+           "x.sum(0).sum(0) -> x.sum((0, 1)) (the fused pipelines, with the "
+           "rule reduction-chain; eager PyTorch runs two kernels)">];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
@@ -148,7 +153,8 @@ defvar KfFusionOptions = [
   Option<"sibling", "sibling", "bool", "true",
          "rule: ops that read the same tensor over the same space, one kernel">,
   Option<"reductionChain", "reduction-chain", "bool", "true",
-         "rule: a row reduction and a full reduction of its rows, one kernel">,
+         "rule: a row reduction and a full reduction of its rows, one kernel; "
+         "a reduction of a reduction of one kind, one reduction">,
   Option<"smallReduction", "small-reduction", "bool", "true",
          "rule: a static reduction of at most 8 elements unrolled in a thread">,
   Option<"attention", "attention", "bool", "true",
@@ -263,7 +269,12 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       its rows x columns: `x.sum(1)` and `exp(x)`) become one
       multi-output kernel reading it once;
     * `reduction-chain`: a reduction over the trailing dims and a full
-      reduction of its results (`x.sum(1).sum(0)`) in one kernel;
+      reduction of its results (`x.sum(1).sum(0)`) in one kernel; and
+      (kf-to-linalg's `merge-reductions`, which the pipelines set from this
+      switch) a reduction of a reduction of the same kind, the inner read
+      by nothing else, as one reduction over both's dims
+      (`x.sum(0).sum(0)` of a 3-D x: `x.sum((0, 1))`; not into a full
+      reduction, which the row_chain form already is);
     * `small-reduction`: a static reduction of at most 8 elements whose
       result is not read back over them and whose elementwise producers it
       computes itself runs a thread per result (the flat mapping), its

@@ -160,6 +160,44 @@ struct SliceBeforeReshape : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// outer(inner(x, D1), D2) -> outer(x, D1 u D2'), D2' being D2 in x's
+/// dims (populateReductionChainPatterns). The merged op must type as the
+/// outer one (sum's promotion: sum(int8) is int64 either way).
+template <typename ReduceOp>
+struct MergeReductionChain : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern<ReduceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceOp outer, PatternRewriter &rewriter) const override {
+    auto inner = outer.getInput().template getDefiningOp<ReduceOp>();
+    if (!inner || !inner->hasOneUse() || inner.getKeepdim() != outer.getKeepdim())
+      return failure();
+    SmallVector<int64_t> innerDims = inner.getReducedDims();
+    int64_t rank = inner.getInput().getType().getRank();
+    // x's dims as the inner result numbers them.
+    SmallVector<int64_t> place;
+    for (int64_t d = 0; d < rank; ++d)
+      if (inner.getKeepdim() || !llvm::is_contained(innerDims, d))
+        place.push_back(d);
+    SmallVector<int64_t> dims(innerDims);
+    for (int64_t d : outer.getReducedDims())
+      if (!llvm::is_contained(dims, place[d]))
+        dims.push_back(place[d]);
+    llvm::sort(dims);
+    // A full reduction of a row reduction (x.sum(1).sum(0)) is one kernel
+    // already (the row_chain mapping reads x once): left as written.
+    if (int64_t(dims.size()) == rank)
+      return failure();
+    auto merged = ReduceOp::create(rewriter, outer.getLoc(), inner.getInput(),
+                                   rewriter.getDenseI64ArrayAttr(dims), inner.getKeepdimAttr());
+    if (merged.getType() != outer.getType()) {
+      rewriter.eraseOp(merged);
+      return failure();
+    }
+    rewriter.replaceOp(outer, merged.getResult());
+    rewriter.eraseOp(inner);
+    return success();
+  }
+};
+
 } // namespace
 
 void kfuse::kf::populateAbsorbBroadcastPatterns(RewritePatternSet &patterns) {
@@ -172,6 +210,11 @@ void kfuse::kf::populateViewPlacementPatterns(RewritePatternSet &patterns) {
 
 void kfuse::kf::populatePowByConstantPatterns(RewritePatternSet &patterns) {
   patterns.add<PowByConstantExponent>(patterns.getContext());
+}
+
+void kfuse::kf::populateReductionChainPatterns(RewritePatternSet &patterns) {
+  patterns.add<MergeReductionChain<SumOp>, MergeReductionChain<MaxOp>,
+               MergeReductionChain<MinOp>>(patterns.getContext());
 }
 
 void KfDialect::getCanonicalizationPatterns(RewritePatternSet &patterns) const {

@@ -32,6 +32,14 @@ void populateViewPlacementPatterns(mlir::RewritePatternSet &patterns);
 /// pow (2, 3, 0.5, -0.5, -1, -2) as those ops. Used by the canonicalizer
 /// and by kf-to-linalg, so that no pipeline leaves a pow(x, 3) to libm.
 void populatePowByConstantPatterns(mlir::RewritePatternSet &patterns);
+/// A reduction of a reduction of the same kind, the inner one read by
+/// nothing else, as one reduction over both ops' dims (x.sum(0).sum(0) ->
+/// x.sum((0, 1)); sum, max and min; both keepdim or neither; not into a
+/// full reduction, which a row_chain kernel already forms). Not a
+/// canonicalization: eager PyTorch runs two kernels, so kf-to-linalg uses
+/// it only for fused programs (`merge-reductions`, set by the pipelines
+/// from the fusion rule reduction-chain).
+void populateReductionChainPatterns(mlir::RewritePatternSet &patterns);
 } // namespace kfuse::kf
 
 #define GET_OP_CLASSES

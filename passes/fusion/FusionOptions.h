@@ -47,6 +47,12 @@ struct FusionOptions {
   bool allows(FusionRule rule) const;
 };
 
+/// Whether kf-to-linalg merges chains of reductions of one kind
+/// (`merge-reductions`): for fused programs with the rule reduction-chain.
+inline bool mergesReductions(const FusionOptions &options) {
+  return options.enabled && options.allows(FusionRule::ReductionChain);
+}
+
 /// The name of `rule`'s switch, as the pass option and `--fusion` spell it
 /// (`row-persistent`).
 llvm::StringRef ruleName(FusionRule rule);

@@ -102,6 +102,8 @@ struct KfToLinalgPass : kfuse::impl::KfToLinalgBase<KfToLinalgPass> {
     kf::populateAbsorbBroadcastPatterns(prepare);
     kf::populateViewPlacementPatterns(prepare);
     kf::populatePowByConstantPatterns(prepare);
+    if (mergeReductions)
+      kf::populateReductionChainPatterns(prepare);
     if (failed(applyPatternsGreedily(root, std::move(prepare))))
       return signalPassFailure();
 

@@ -122,8 +122,10 @@ void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) 
 /// kf-to-linalg for `target`: on the CPU, layer_norm's, rms_norm's, var's
 /// and std's moments of f32 are taken in f64, as PyTorch's CPU var does;
 /// the GPU keeps f32, as PyTorch's CUDA kernels.
-static std::unique_ptr<Pass> createKfToLinalgFor(Target target) {
+static std::unique_ptr<Pass> createKfToLinalgFor(Target target,
+                                                 const fusion::FusionOptions &fusion) {
   KfToLinalgOptions options;
+  options.mergeReductions = fusion::mergesReductions(fusion);
   options.f64Moments = target == Target::Host;
   return createKfToLinalg(options);
 }
@@ -132,6 +134,7 @@ void kfuse::buildCpuPipeline(OpPassManager &pm, const fusion::FusionOptions &fus
                              bool f64Moments) {
   KfToLinalgOptions toLinalg;
   toLinalg.f64Moments = f64Moments;
+  toLinalg.mergeReductions = fusion::mergesReductions(fusion);
   pm.addPass(createKfToLinalg(toLinalg));
   pm.addPass(createKfFormKernels(fusion::toPassOptions(fusion)));
   pm.addPass(createKfInlineKernels());
@@ -204,7 +207,7 @@ void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
   bool host = options.target == Target::Host;
   switch (stage) {
   case Stage::Linalg:
-    pm.addPass(createKfToLinalgFor(options.target));
+    pm.addPass(createKfToLinalgFor(options.target, options.fusion));
     return;
   case Stage::Kernels: {
     // The target's own attention default (FusionOptions.h says why).

@@ -99,7 +99,9 @@ struct KfKernelReportPass
       switches.enabled = false;
     KfFormKernelsOptions options = fusion::toPassOptions(switches);
     OpPassManager lower(ModuleOp::getOperationName());
-    lower.addPass(createKfToLinalg());
+    KfToLinalgOptions toLinalg;
+    toLinalg.mergeReductions = fusion::mergesReductions(switches);
+    lower.addPass(createKfToLinalg(toLinalg));
     OpPassManager form(ModuleOp::getOperationName());
     form.addPass(fusion::createKfFormKernels(options, query));
     bool lowered = succeeded(runPipeline(lower, copy));
