@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using kfuse::analysis::Poly;
@@ -116,6 +117,12 @@ Traffic countTraffic(func::FuncOp func, std::vector<Kernel> *kernels,
       k.mapping = kf::stringifyKernelMapping(*mapping).str();
     if (std::optional<kf::KernelVariant> variant = kernel.getVariant())
       k.variant = kf::stringifyKernelVariant(*variant).str();
+    // As --matmul-tiles spells them (the report does not depend on
+    // passes/gpu, where MatmulTiles.cpp parses and prints them).
+    if (kf::MatmulTilesAttr t = kernel.getTilesAttr())
+      k.tiles = llvm::formatv("{0}x{1}x{2}/{3}x{4}/{5}/{6}", t.getM(), t.getN(), t.getK(),
+                              t.getWarpsM(), t.getWarpsN(), t.getStages(), t.getGroupM())
+                    .str();
     if (ArrayAttr ops = kernel.getOpsAttr())
       for (auto name : ops.getAsValueRange<StringAttr>())
         k.ops.push_back(name.str());

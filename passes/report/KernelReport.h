@@ -28,8 +28,9 @@ struct Kernel {
   std::string name, kind;
   /// How the GPU runs it (kf-assign-kernel-mappings' decision): its
   /// mapping and, for a matmul, its variant; empty when not decided
-  /// (check-mappings=false).
-  std::string mapping, variant;
+  /// (check-mappings=false); a tensor-core matmul's tiles
+  /// (#kf.matmul_tiles as MxNxK/WMxWN/S/G), else empty.
+  std::string mapping, variant, tiles;
   std::vector<std::string> ops;
   std::vector<Access> reads, writes;
 };

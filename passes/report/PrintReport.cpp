@@ -67,7 +67,8 @@ void printText(raw_ostream &os, ArrayRef<FunctionReport> reports,
       if (!k.mapping.empty()) {
         os << "      runs as " << k.mapping;
         if (!k.variant.empty())
-          os << ", variant " << k.variant << " on " << r.chip;
+          os << ", variant " << k.variant << (k.tiles.empty() ? "" : " tiles " + k.tiles)
+             << " on " << r.chip;
         os << "\n";
       }
     }
@@ -111,6 +112,8 @@ void printJson(raw_ostream &os, ArrayRef<FunctionReport> reports,
         kernel["mapping"] = k.mapping;
       if (!k.variant.empty())
         kernel["variant"] = k.variant;
+      if (!k.tiles.empty())
+        kernel["tiles"] = k.tiles;
       kernels.push_back(std::move(kernel));
     }
     Object fused = traffic(r.fused);

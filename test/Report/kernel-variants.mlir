@@ -1,5 +1,5 @@
 // The report says how the GPU runs each fused kernel: its mapping and, for
-// a matmul, its variant, decided by kf-assign-kernel-mappings on the
+// a matmul, its variant (and a tensor-core matmul's tiles), decided by kf-assign-kernel-mappings on the
 // report's copy for `chip` (with `tf32` and `matmul`, the pass's options).
 // The expected variants follow the rules the pass documents: sm_75 has no
 // tensor cores (SIMT); from sm_80 f16 and bf16 matmuls take them, f32 only
@@ -16,6 +16,7 @@
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80" -o /dev/null | FileCheck %s --check-prefix=SM80
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_80 tf32=true" -o /dev/null | FileCheck %s --check-prefix=TF32
 // RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_90 matmul=reference" -o /dev/null | FileCheck %s --check-prefix=REF
+// RUN: kfuse-opt %s "--kf-kernel-report=chip=sm_90 matmul-tiles=128x128x32/2x2/4/8" -o /dev/null | FileCheck %s --check-prefix=TILES
 
 // SM75-LABEL: function @f32_matmul
 // SM75: matmul_0 (matmul): ops matmul
@@ -42,12 +43,15 @@
 // SM80-LABEL: function @f32_matmul
 // SM80: runs as matmul, variant simt on sm_80
 // SM80-LABEL: function @f16_matmul
-// SM80: runs as matmul, variant tensor_core on sm_80
+// SM80: runs as matmul, variant tensor_core tiles 64x64x32/2x2/2/1 on sm_80
 
 // TF32-LABEL: function @f32_matmul
-// TF32: runs as matmul, variant tensor_core on sm_80
+// TF32: runs as matmul, variant tensor_core tiles 64x64x32/2x2/2/1 on sm_80
 // TF32-LABEL: function @f16_matmul
-// TF32: runs as matmul, variant tensor_core on sm_80
+// TF32: runs as matmul, variant tensor_core tiles 64x64x32/2x2/2/1 on sm_80
+
+// TILES-LABEL: function @f16_matmul
+// TILES: runs as matmul, variant tensor_core tiles 128x128x32/2x2/4/8 on sm_90
 
 // REF-LABEL: function @f32_matmul
 // REF: runs as matmul, variant reference on sm_90
@@ -64,11 +68,13 @@
 // JSON: "variant": "simt"
 // JSON: "gpu_chip": "sm_80"
 // JSON: "mapping": "matmul"
+// JSON: "tiles": "64x64x32/2x2/2/1"
 // JSON: "variant": "tensor_core"
 // JSON: "mapping": "row"
 // JSON: "variant": "on_chip"
 // JSON: "mapping": "grid_reduction"
 // JSON-NOT: "variant"
+// JSON-NOT: "tiles"
 // JSON: "mapping": "row_chain"
 // JSON: "variant": "on_chip"
 // JSON: "mapping": "row"
