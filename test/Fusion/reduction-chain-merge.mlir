@@ -14,6 +14,17 @@
 // and through the emulated GPU mapping.
 // RUN: %fusion-diff %s
 // RUN: %fusion-diff --rtol=1e-5 --atol=1e-6 --candidate=--kf-gpu-emulation-pipeline %s
+// And against numpy's float64 sum over both dims (an independent
+// reference), run fused (merged) through kfuse-run on the CPU: 3000
+// normal values a result, sums of magnitude about 55 whose f32 ulp is
+// 3.8e-6 to 7.6e-6; a compensated sum rounded once is within an ulp, so
+// 1e-5 absolute (the numpy side is float64, whose default tolerance would
+// be 1e-12).
+// RUN: %run-check %S/Inputs/sum-sum-3d.mlir --input "arg0=f32[60,50,7]" \
+// RUN:   --expect "arg0.astype(np.float64).sum(axis=(0, 1))" --rtol=0 --atol=1e-5 \
+// RUN:   -- --device=cpu --repeat=0 \
+// RUN:   | FileCheck %s --check-prefix=NUMPY
+// NUMPY: sum_sum
 
 // sum over dim 0, then over the new dim 0 (x's dim 1): dims [0, 1] of x.
 // 6x5x7 = 210 elements in, 7 out: 217 fused; the chain adds 35 + 35.
