@@ -161,6 +161,8 @@ defvar KfFusionOptions = [
          "rule: softmax(q @ k^T ...) @ v as one kernel, the scores never written">,
   Option<"multiReduction", "multi-reduction", "bool", "true",
          "rule: reductions of one tensor over its leading and its trailing dims, one pass">,
+  Option<"matmulChain", "matmul-chain", "bool", "true",
+         "rule: matmuls summed (a @ b + c @ d) as one kernel with one accumulator">,
 ];
 
 // What a kernel's variant is chosen from, besides its ops: the options of
@@ -296,9 +298,24 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       %m = kf.max %x dims [0] : tensor<64x32xf32>
       // after: one kernel "reduction_sum_max_0" (mapping multi_reduction)
       ```
+    * `matmul-chain`: matmuls of one output space whose products are
+      summed (`a @ b + c @ d`, an RNN cell's `x @ W + h @ U`; the adds
+      read nothing else) are one kernel that keeps one accumulator over
+      both contractions (K1 + K2 steps) and never writes the products
+      (analysis/MatmulChain.h); the sum's readers are its epilogue. Not
+      f16/bf16 products, which PyTorch rounds before the sum:
+
+      ```mlir
+      // before: matmul_0 writes c @ d, matmul_add_1 reads it back
+      %p = kf.matmul %a, %b : tensor<64x32xf32>, tensor<32x48xf32>
+      %q = kf.matmul %c, %d : tensor<64x16xf32>, tensor<16x48xf32>
+      %s = kf.add %p, %q : tensor<64x48xf32>, tensor<64x48xf32>
+      // after: one kernel "matmul_add_0" (mapping matmul)
+      ```
 
     Equal ops are computed once (upstream CSE runs first, when fusion is
-    on). A kernel holds at most one matmul or one family of reductions
+    on). A kernel holds at most one matmul (or, by `matmul-chain`, matmuls
+    whose products it sums) or one family of reductions
     (same sizes, same reduced dims; or a chain), and with a reduction its
     elementwise ops iterate over the reduction's rows x columns or over its
     rows (`row-mismatch` otherwise: one block owns a row), and one read

@@ -1,7 +1,7 @@
 //===- Attention.h - softmax(q @ k^T ...) @ v in linalg ops -----*- C++ -*-===//
 //
 // The attention pattern as kf-to-linalg writes it, recognized once for
-// kernel formation (fusion/AttentionRule.cpp: which ops form one kernel)
+// kernel formation (fusion/MatmulGroups.cpp: which ops form one kernel)
 // and for the mappings (gpu/attention/: what that kernel computes), on
 // tensors or on buffers:
 //

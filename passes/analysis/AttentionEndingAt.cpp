@@ -1,6 +1,6 @@
 //===- AttentionEndingAt.cpp - the ops of an attention, in a function ------===//
 //
-// Kernel formation's question (fusion/AttentionRule.cpp): which ops of a
+// Kernel formation's question (fusion/MatmulGroups.cpp): which ops of a
 // function, on tensors, are the attention that ends at a matmul. Walked
 // back from its second matmul through the softmax and the score ops to the
 // first, then the copies of views that q, k and v are and the head merge's

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/fusion/ElementwiseRuns.h"
 #include "dialect/Kf/KfAttrs.h"
+#include "passes/analysis/MatmulChain.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -27,13 +28,13 @@ namespace {
 
 /// An elementwise op a run can hold: every loop parallel, results indexed
 /// in loop order and not read by its body (they are only written), and
-/// neither a view's copy nor the finish of a reduction (ops the mappings
-/// look for by their marks).
+/// neither a view's copy, the finish of a reduction nor a matmul chain's
+/// sum (ops the mappings look for by their marks or their shape).
 bool runnable(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !generic.hasPureTensorSemantics() ||
       generic.getNumReductionLoops() != 0 || kf::isView(op) ||
-      kf::isFinisher(op))
+      kf::isFinisher(op) || analysis::isChainSum(op))
     return false;
   for (OpOperand &init : generic.getDpsInitsMutable())
     if (!generic.getMatchingIndexingMap(&init).isIdentity() ||

@@ -371,8 +371,13 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   // the ops over their results).
   if (x.multiReduction || y.multiReduction)
     return refuse(Reason::ReductionMismatch);
-  if (x.matmul && y.matmul)
+  // Two matmuls share a kernel only as a chain of sums (`a @ b + c @ d`:
+  // one accumulator takes both); the edge is then fused by that rule.
+  bool chain = x.matmul && y.matmul;
+  if (chain && !summedMatmuls(x, y))
     return refuse(Reason::MatmulBoundary);
+  if (chain && !opt.allows(FusionRule::MatmulChain))
+    return refuse(Reason::RuleDisabled, ruleName(FusionRule::MatmulChain));
   bool anyReduction = x.reduction || y.reduction;
   if (((x.matmul || y.matmul) && (anyReduction || x.hasSmallReduction ||
                                   y.hasSmallReduction)) ||
@@ -418,7 +423,7 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   }
   if (makesCycle(a, b))
     return refuse(Reason::Cycle);
-  return refuse(Reason::Fused);
+  return chain ? rule(FusionRule::MatmulChain) : refuse(Reason::Fused);
 }
 
 void Planner::join(unsigned a, unsigned b) {
@@ -467,7 +472,7 @@ EdgeDecision Planner::merge(const Edge &e, EdgeDecision local) {
   EdgeDecision r = canMerge(a, b);
   if (r.reason == Reason::Fused) {
     join(a, b);
-    return local;
+    return r.rule.empty() ? local : r; // a merge's own rule (matmul-chain)
   }
   // The rule allowed it, but the producer's kernel cannot take the
   // consumer: fusing would need the reduction (or matmul) twice.

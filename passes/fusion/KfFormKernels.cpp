@@ -4,6 +4,7 @@
 #include "dialect/Kf/KfOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "passes/analysis/MatmulChain.h"
 #include "passes/fusion/ElementwiseRuns.h"
 #include "passes/fusion/Isolation.h"
 #include "passes/fusion/KernelRegions.h"
@@ -121,15 +122,15 @@ bool inAttentionKernel(kf::KernelOp kernel) {
 
 /// Whether upstream elementwise fusion may merge the producer of `operand`
 /// into its consumer: both in the same kernel (not an attention kernel),
-/// and the producer read by nothing else (a producer that is also a kernel
-/// output stays, instead of being computed twice).
+/// neither a matmul chain's sum, and the producer read by nothing else (a
+/// producer that is also a kernel output stays, not computed twice).
 bool sameKernel(OpOperand *operand) {
-  Operation *producer = operand->get().getDefiningOp();
-  Operation *consumer = operand->getOwner();
+  Operation *producer = operand->get().getDefiningOp(), *consumer = operand->getOwner();
   auto kernel = consumer->getParentOfType<kf::KernelOp>();
   return producer && kernel && !inAttentionKernel(kernel) &&
          producer->getParentOp() == kernel && consumer->getParentOp() == kernel &&
-         producer->hasOneUse();
+         producer->hasOneUse() && !analysis::isChainSum(producer) &&
+         !analysis::isChainSum(consumer);
 }
 
 /// Merges the linalg ops of each kernel with upstream elementwise fusion.

@@ -37,7 +37,7 @@ struct Group {
   /// full reductions of those rows' results that ends a reduction chain.
   std::optional<unsigned> reduction, finalReduction;
   bool hasSmallReduction = false; // unrolled in a thread: a flat kernel
-  /// An attention (AttentionRule.cpp): formed whole, takes nothing else.
+  /// An attention (MatmulGroups.cpp): formed whole, takes nothing else.
   bool attention = false;
   /// Reductions of one tensor over its rows and its columns, with their
   /// epilogues (SiblingFusion.cpp: the multi-reduction rule): takes
@@ -113,11 +113,13 @@ private:
   EdgeDecision merge(const Edge &e, EdgeDecision local);
   void debugDecision(const Edge &e, const EdgeDecision &d) const;
 
-  // AttentionRule.cpp
+  // MatmulGroups.cpp
   /// Forms each attention's ops into one group, before any edge is judged;
   /// the edges inside are decided (fused by the `attention` rule).
   void formAttention(FusionPlan &plan);
   std::vector<bool> decided; // edge -> decided by formAttention
+  /// Whether two groups' matmuls are a chain of sums (matmul-chain).
+  bool summedMatmuls(const Group &x, const Group &y) const;
 
   // SiblingFusion.cpp
   void fuseSiblings(FusionPlan &plan);

@@ -12,6 +12,13 @@
 // EMU: kf-fuzz: 20 passed, 0 failed (seed 262; {{[0-9]+}} with dynamic dims)
 // RUN: %kf-fuzz --kinds multi_reduction,permuted_rows --check-mapped --batch 50 --seed 263 --count 500 | FileCheck %s --check-prefix=MAPPED
 // MAPPED: kf-fuzz: 500 programs: 500 keep the mapping invariant ({{[0-9]+}} exempt: an op no GPU mapping serves), 0 break it, 0 refused by kfuse-opt; {{.*}} (seed 263)
+// Item 5's summed matmuls (op_matmul_chain: a @ b + c @ d, sometimes a
+// third product, sometimes an elementwise op after): fused against
+// unfused on the CPU and through the emulated GPU mappings.
+// RUN: %kf-fuzz --kinds matmul_chain --seed 411 --count 20 | FileCheck %s --check-prefix=CHAIN
+// CHAIN: kf-fuzz: 20 passed, 0 failed (seed 411; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz --kinds matmul_chain --candidate=--kf-gpu-emulation-pipeline --seed 412 --count 15 | FileCheck %s --check-prefix=CHAIN-EMU
+// CHAIN-EMU: kf-fuzz: 15 passed, 0 failed (seed 412; {{[0-9]+}} with dynamic dims)
 // An unknown kind is refused:
 // RUN: not %kf-fuzz --kinds multi_reduction,bogus --seed 1 --count 1 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows)
+// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows, matmul_chain)

@@ -27,7 +27,7 @@ import re
 
 FLOATS = ["f32", "f16", "bf16", "f64"]
 # The kinds kf_fuzz.py --kinds may add to the draw.
-EXTRA_KINDS = ["multi_reduction", "permuted_rows"]
+EXTRA_KINDS = ["multi_reduction", "permuted_rows", "matmul_chain"]
 INTS = ["i32", "i64"]
 
 
@@ -495,6 +495,36 @@ class Program(NewOps):
                       [v.shape[p] for p in perm], v.dtype, [v.tshape[p] for p in perm])
         self.views.add(t.name)
         return self.op_unary(t)
+
+    def op_matmul_chain(self):
+        """Matmuls of one output space summed (`a @ b + c @ d`, sometimes a
+        third product, sometimes an elementwise op after): the matmul-chain
+        rule's shape. c is a new argument of a's leading dims (static ones
+        only: a dynamic dim of another tensor is another size symbol) or a
+        itself."""
+        rng = self.rng
+        a = self.pick(lambda v: len(v.shape) >= 2 and v.dtype not in ("i1",))
+        if a is None:
+            return
+        n = rng.choice([1, 2, 3, 5, 8])
+        bt = rng.choice(["f32", a.dtype])
+        products = []
+        for i in range(rng.choice([2, 2, 3])):
+            if i == 0 or rng.random() < 0.3 or None in a.tshape[:-1]:
+                x = a
+            else:
+                x = self.new_arg(a.shape[:-1] + [rng.choice([1, 2, 4, 7])], a.dtype, static=True)
+            w = self.new_arg([x.shape[-1], n], bt, static=True)
+            products.append(self.emit(f"kf.matmul {x.name}, {w.name} : {x.type()}, {w.type()}",
+                                      x.shape[:-1] + [n], result_type([x, w]),
+                                      x.tshape[:-1] + [w.tshape[-1]]))
+        v = products[0]
+        for p in products[1:]:
+            v = self.emit(f"kf.add {v.name}, {p.name} : {v.type()}, {p.type()}", v.shape,
+                          v.dtype, v.tshape)
+        if rng.random() < 0.5:
+            return self.op_unary(v) if rng.random() < 0.5 else self.op_binary(v)
+        return v
 
     def op_unit_reshape(self):
         """A reduction over the last dim, reshaped to add the unit dim back

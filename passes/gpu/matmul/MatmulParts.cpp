@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/gpu/matmul/MatmulParts.h"
 
+#include "passes/analysis/MatmulChain.h"
 #include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -86,38 +87,78 @@ bool resultReadOutside(const Parts &parts) {
 
 } // namespace
 
-LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, function_ref<InFlightDiagnostic()> refuse,
-                      Parts &parts) {
+/// Sorts `ops` into fills, contractions and elementwise ops after the
+/// first contraction, and gives each contraction its fill: the last one
+/// before it that writes its init. The last contraction is `parts`' own,
+/// the others its chain.
+static LogicalResult sortParts(ArrayRef<linalg::LinalgOp> ops,
+                               function_ref<InFlightDiagnostic()> refuse, Parts &parts) {
+  SmallVector<linalg::FillOp> fills;
+  SmallVector<linalg::LinalgOp> matmuls;
+  SmallVector<linalg::FillOp> startedBy;
   for (linalg::LinalgOp op : ops) {
     if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
-      if (parts.fill || parts.matmul)
-        return refuse() << "a fill that does not start the matmul";
-      parts.fill = fill;
+      fills.push_back(fill);
     } else if (op.getNumReductionLoops()) {
-      if (parts.matmul)
-        return refuse() << "two matmuls in one kernel";
-      parts.matmul = op;
+      linalg::FillOp start;
+      for (linalg::FillOp fill : fills)
+        if (filled(fill) == op.getDpsInits()[0])
+          start = fill;
+      matmuls.push_back(op);
+      startedBy.push_back(start);
     } else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
-      if (!parts.matmul)
+      if (matmuls.empty())
         return refuse() << "an op before the matmul (a prologue)";
       parts.epilogue.push_back(generic);
     } else {
       return refuse() << "it holds a " << op->getName().getStringRef();
     }
   }
-  if (!parts.matmul)
+  if (matmuls.empty())
     return refuse() << "it holds no matmul";
-  if (!parts.fill || filled(parts.fill) != parts.c() ||
-      !parts.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+  if (llvm::is_contained(startedBy, linalg::FillOp()))
     return refuse() << "the matmul does not start from a constant fill";
-  if (failed(readLayouts(parts.matmul, parts)))
-    return refuse() << "the matmul's operands are permuted other than transposed, or "
-                       "it is not a (batched) matmul";
+  if (fills.size() != matmuls.size())
+    return refuse() << "a fill that does not start a matmul of its own";
+  for (auto [i, m] : llvm::enumerate(matmuls)) {
+    Parts &step = i + 1 < matmuls.size() ? parts.chain.emplace_back() : parts;
+    step.matmul = m;
+    step.fill = startedBy[i];
+    step.storeResult = false;
+    if (failed(readLayouts(m, step)))
+      return refuse() << "the matmul's operands are permuted other than transposed, or "
+                         "it is not a (batched) matmul";
+  }
+  return success();
+}
+
+LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, function_ref<InFlightDiagnostic()> refuse,
+                      Parts &parts) {
+  if (failed(sortParts(ops, refuse, parts)))
+    return failure();
+  if (!parts.chain.empty()) {
+    SmallVector<linalg::LinalgOp> matmuls;
+    for (const Parts *step : parts.steps())
+      matmuls.push_back(step->matmul);
+    llvm::DenseSet<Operation *> inside;
+    for (linalg::LinalgOp op : ops)
+      inside.insert(op);
+    std::string why;
+    if (!analysis::matchMatmulChain(
+            matmuls, [&](Operation *op) { return inside.contains(op); }, &why))
+      return refuse() << "its matmuls are not a chain of sums: " << why;
+  }
+  for (const Parts *step : parts.steps())
+    if (!step->fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+      return refuse() << "the matmul does not start from a constant fill";
   SmallVector<int64_t> sizes = parts.matmul.getStaticLoopRanges();
   sizes.pop_back(); // K: the epilogue iterates over the result
-  llvm::DenseSet<Value> written = {parts.c()};
-  if (parts.matmul->getNumResults())
-    written.insert(parts.matmul->getResult(0));
+  llvm::DenseSet<Value> written;
+  for (const Parts *step : parts.steps()) {
+    written.insert(step->c());
+    if (step->matmul->getNumResults())
+      written.insert(step->matmul->getResult(0));
+  }
   for (linalg::GenericOp g : parts.epilogue) {
     SmallVector<int64_t> own = g.getStaticLoopRanges();
     bool same = own.size() == sizes.size();
@@ -142,18 +183,19 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, function_ref<InFlightDiagn
 
 Parts partsOf(ArrayRef<linalg::LinalgOp> ops) {
   Parts parts;
-  for (linalg::LinalgOp op : ops) {
-    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
-      parts.fill = fill;
-    else if (op.getNumReductionLoops())
-      parts.matmul = op;
-    else
-      parts.epilogue.push_back(cast<linalg::GenericOp>(op.getOperation()));
-  }
-  (void)readLayouts(parts.matmul, parts);
+  auto never = []() -> InFlightDiagnostic { llvm_unreachable("checked on tensors"); };
+  (void)sortParts(ops, never, parts);
   // Without an epilogue the matmul's result is the kernel's result.
   parts.storeResult = parts.epilogue.empty() || resultReadOutside(parts);
   return parts;
+}
+
+SmallVector<const Parts *> Parts::steps() const {
+  SmallVector<const Parts *> all;
+  for (const Parts &step : chain)
+    all.push_back(&step);
+  all.push_back(this);
+  return all;
 }
 
 SmallVector<Value> loopSizes(OpBuilder &b, Location loc, const Parts &parts) {
@@ -207,7 +249,13 @@ void Access::finish(OpBuilder &b, Location loc, Value acc, Value row, Value col)
   ivs.append({row, col});
   if (parts.storeResult)
     memref::StoreOp::create(b, loc, acc, c, ivs);
-  llvm::DenseMap<Value, Value> inRegister = {{c, acc}};
+  // A chain's earlier products are in `acc`: their results read as 0.
+  llvm::DenseMap<Value, Value> inRegister;
+  for (const Parts &step : parts.chain) {
+    Type type = cast<MemRefType>(step.c().getType()).getElementType();
+    inRegister[step.c()] = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  }
+  inRegister[c] = acc;
   for (linalg::GenericOp g : parts.epilogue) {
     IRMapping mapping;
     Block &body = g.getRegion().front();
@@ -241,7 +289,7 @@ Value multiplyAdd(OpBuilder &b, const Parts &parts, Value a, Value bv, Value acc
 }
 
 Value initialValue(OpBuilder &b, Location loc, const Parts &parts) {
-  auto fill = parts.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+  auto fill = parts.steps().front()->fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
   return arith::ConstantOp::create(b, loc, fill.getValue());
 }
 

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <vector>
+
 namespace kfuse::gpu::matmul {
 
 /// A matmul kernel: a constant fill, a contraction accumulating into it
@@ -36,6 +38,16 @@ struct Parts {
   /// registers).
   bool storeResult = true;
 
+  /// The matmuls summed before this one (the matmul-chain rule,
+  /// analysis/MatmulChain.h: `a @ b + c @ d`), in order, each with its own
+  /// fill, layouts and K. One accumulator takes their products, then this
+  /// one's; the epilogue (their sums first) reads their results as 0, as
+  /// their products are in it. Empty for a single matmul.
+  std::vector<Parts> chain;
+
+  /// The contractions the accumulator takes, in order: the chain's, then
+  /// this one.
+  llvm::SmallVector<const Parts *> steps() const;
   mlir::Value a() const { return matmul.getDpsInputs()[0]; }
   mlir::Value b() const { return matmul.getDpsInputs()[1]; }
   mlir::Value c() const { return matmul.getDpsInits()[0]; }
@@ -81,7 +93,7 @@ struct Access {
 mlir::Value multiplyAdd(mlir::OpBuilder &b, const Parts &parts, mlir::Value a, mlir::Value bv,
                         mlir::Value acc);
 
-/// The fill's constant, at `b`.
+/// The accumulator's start: the first step's fill constant, at `b`.
 mlir::Value initialValue(mlir::OpBuilder &b, mlir::Location loc, const Parts &parts);
 
 /// max(ceil(n / tile), 1).

@@ -56,7 +56,14 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts,
   Location loc = parts.matmul.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> sizes = loopSizes(b, loc, parts);
-  Value M = sizes[parts.batch], N = sizes[parts.batch + 1], K = sizes[parts.batch + 2];
+  Value M = sizes[parts.batch], N = sizes[parts.batch + 1];
+  // Each step's K (a chain's matmuls each have their own).
+  SmallVector<Value> ks;
+  for (const Parts *step : parts.steps())
+    ks.push_back(loopSizes(b, loc, *step)[parts.batch + 2]);
+  bool anyTransposed = llvm::any_of(parts.steps(), [](const Parts *step) {
+    return step->transposed[0] || step->transposed[1];
+  });
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value tile = arith::ConstantIndexOp::create(b, loc, kTile);
   // Cooperating threads stage the tiles of A and B through workgroup
@@ -70,7 +77,7 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts,
     for (unsigned o = 0; o < 2; ++o) {
       // A transposed operand's tile is written by columns: a padding column
       // puts a column's elements in different banks.
-      int64_t columns = parts.transposed[o] ? kTile + 1 : kTile;
+      int64_t columns = anyTransposed ? kTile + 1 : kTile;
       Value operand = o == 0 ? parts.a() : parts.b();
       shared.push_back(MemRefType::get({kTile, columns},
                                        cast<MemRefType>(operand.getType()).getElementType(),
@@ -93,6 +100,9 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts,
 
   forEachBatch(b, loc, launch, sizes, parts, [&](ArrayRef<Value> batchIvs) {
     Access x{parts, SmallVector<Value>(batchIvs), zeroIndex};
+    SmallVector<Access> stepAccess;
+    for (const Parts *step : parts.steps())
+      stepAccess.push_back(Access{*step, SmallVector<Value>(batchIvs), zeroIndex});
     if (!staged) {
       // One thread: every element of the tile, each a dot product over K.
       auto rows = scf::ForOp::create(b, loc, zeroIndex, tile, one);
@@ -107,14 +117,19 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, N));
       auto guard = scf::IfOp::create(b, loc, inside, false);
       b.setInsertionPointToStart(&guard.getThenRegion().front());
-      auto dot = scf::ForOp::create(
-          b, loc, zeroIndex, K, one, ValueRange{init},
-          [&](OpBuilder &nb, Location l, Value k, ValueRange acc) {
-            Value a = memref::LoadOp::create(nb, l, parts.a(), x.at(nb, l, 0, row, col, k));
-            Value bv = memref::LoadOp::create(nb, l, parts.b(), x.at(nb, l, 1, row, col, k));
-            scf::YieldOp::create(nb, l, multiplyAdd(nb, parts, a, bv, acc[0]));
-          });
-      x.finish(b, loc, dot.getResult(0), row, col);
+      Value sum = init;
+      for (auto [s, step] : llvm::enumerate(stepAccess)) {
+        const Parts &p = step.parts;
+        auto dot = scf::ForOp::create(
+            b, loc, zeroIndex, ks[s], one, ValueRange{sum},
+            [&](OpBuilder &nb, Location l, Value k, ValueRange acc) {
+              Value a = memref::LoadOp::create(nb, l, p.a(), step.at(nb, l, 0, row, col, k));
+              Value bv = memref::LoadOp::create(nb, l, p.b(), step.at(nb, l, 1, row, col, k));
+              scf::YieldOp::create(nb, l, multiplyAdd(nb, p, a, bv, acc[0]));
+            });
+        sum = dot.getResult(0);
+      }
+      x.finish(b, loc, sum, row, col);
       return;
     }
     Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
@@ -122,34 +137,39 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts,
     Value col = arith::AddIOp::create(b, loc, colBase, tx);
     Value aTile = launch.getWorkgroupAttributions()[0];
     Value bTile = launch.getWorkgroupAttributions()[1];
-    Value steps = arith::CeilDivUIOp::create(b, loc, K, tile);
-    auto kLoop = scf::ForOp::create(
-        b, loc, zeroIndex, steps, one, ValueRange{init},
-        [&](OpBuilder &nb, Location l, Value step, ValueRange acc) {
-          Value k0 = arith::MulIOp::create(nb, l, step, tile);
-          // aTile = A[rowBase.., k0..], bTile = B[k0.., colBase..]; zero
-          // past the edges.
-          stageTile(nb, l, x, 0, aTile, rowBase, k0, M, K, ty, tx, aZero);
-          stageTile(nb, l, x, 1, bTile, k0, colBase, K, N, ty, tx, bZero);
-          target.barrier(nb, l);
-          auto inner = scf::ForOp::create(
-              nb, l, zeroIndex, tile, one, acc,
-              [&](OpBuilder &ib, Location il, Value k, ValueRange sum) {
-                Value av = memref::LoadOp::create(ib, il, aTile, ValueRange{ty, k});
-                Value bvv = memref::LoadOp::create(ib, il, bTile, ValueRange{k, tx});
-                scf::YieldOp::create(ib, il, multiplyAdd(ib, parts, av, bvv, sum[0]));
-              });
-          // The tiles are read by every thread before the next step writes.
-          target.barrier(nb, l);
-          scf::YieldOp::create(nb, l, inner.getResult(0));
-        });
+    Value total = init;
+    for (auto [s, at] : llvm::enumerate(stepAccess)) {
+      Value K = ks[s];
+      Value steps = arith::CeilDivUIOp::create(b, loc, K, tile);
+      auto kLoop = scf::ForOp::create(
+          b, loc, zeroIndex, steps, one, ValueRange{total},
+          [&](OpBuilder &nb, Location l, Value step, ValueRange acc) {
+            Value k0 = arith::MulIOp::create(nb, l, step, tile);
+            // aTile = A[rowBase.., k0..], bTile = B[k0.., colBase..]; zero
+            // past the edges.
+            stageTile(nb, l, at, 0, aTile, rowBase, k0, M, K, ty, tx, aZero);
+            stageTile(nb, l, at, 1, bTile, k0, colBase, K, N, ty, tx, bZero);
+            target.barrier(nb, l);
+            auto inner = scf::ForOp::create(
+                nb, l, zeroIndex, tile, one, acc,
+                [&](OpBuilder &ib, Location il, Value k, ValueRange sum) {
+                  Value av = memref::LoadOp::create(ib, il, aTile, ValueRange{ty, k});
+                  Value bvv = memref::LoadOp::create(ib, il, bTile, ValueRange{k, tx});
+                  scf::YieldOp::create(ib, il, multiplyAdd(ib, at.parts, av, bvv, sum[0]));
+                });
+            // The tiles are read by every thread before the next step writes.
+            target.barrier(nb, l);
+            scf::YieldOp::create(nb, l, inner.getResult(0));
+          });
+      total = kLoop.getResult(0);
+    }
     Value inside = arith::AndIOp::create(
         b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, M),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, N));
     auto guard = scf::IfOp::create(b, loc, inside, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&guard.getThenRegion().front());
-    x.finish(b, loc, kLoop.getResult(0), row, col);
+    x.finish(b, loc, total, row, col);
   });
   finishLaunch(b, loc, launch);
 }

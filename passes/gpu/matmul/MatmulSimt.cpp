@@ -64,7 +64,10 @@ void mapSimt(OpBuilder &b, StringAttr name, Parts &parts) {
   Location loc = parts.matmul.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> sizes = loopSizes(b, loc, parts);
-  Value M = sizes[parts.batch], N = sizes[parts.batch + 1], K = sizes[parts.batch + 2];
+  Value M = sizes[parts.batch], N = sizes[parts.batch + 1];
+  SmallVector<Value> ks; // each step's K (a chain's matmuls have their own)
+  for (const Parts *step : parts.steps())
+    ks.push_back(loopSizes(b, loc, *step)[parts.batch + 2]);
   auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
   // [k][group of 4 along m (n)] as vectors: the vector type makes the
   // shared buffer 16-byte aligned (for f32; its size in general), which the
@@ -104,68 +107,75 @@ void mapSimt(OpBuilder &b, StringAttr name, Parts &parts) {
   Value rowOff = mul(b, ty, kMicro), colOff = mul(b, tx, kMicro);
 
   forEachBatch(b, loc, launch, sizes, parts, [&](ArrayRef<Value> batchIvs) {
-    Access x{parts, SmallVector<Value>(batchIvs), zero};
-    Value steps = arith::CeilDivUIOp::create(b, loc, K, idx(kStepK));
-    SmallVector<Value> inits(kMicro * kMicro, init);
-    auto kLoop = scf::ForOp::create(
-        b, loc, zero, steps, one, inits,
-        [&](OpBuilder &nb, Location l, Value step, ValueRange acc) {
-          Value k0 = mul(nb, step, kStepK);
-          // Each thread stages 4 neighbours along m of A (along n of B) at
-          // one k as one vector: (k, group) = (tid % 16, tid / 16) when the
-          // operand is stored with k last (16 threads read 16 consecutive
-          // k: coalesced), (tid / 16, tid % 16) when it is stored with m
-          // (n) last (a thread's 4 elements are neighbours in memory).
-          auto stage = [&](unsigned o, Value tile, Value base, Value rows, Value zeroValue) {
-            bool kLast = (o == 0) != parts.transposed[o];
-            Value k = kLast ? lowTid : highTid, group = kLast ? highTid : lowTid;
-            Value kk = add(nb, k0, k);
-            Value first = add(nb, base, mul(nb, group, kMicro));
-            SmallVector<Value> values;
-            for (int64_t j = 0; j < kMicro; ++j) {
-              Value i = add(nb, first, arith::ConstantIndexOp::create(nb, l, j));
-              values.push_back(o == 0 ? x.loadA(nb, l, i, kk, rows, K, zeroValue)
-                                      : x.loadB(nb, l, kk, i, K, rows, zeroValue));
-            }
-            Value vec = vector::FromElementsOp::create(
-                nb, l, VectorType::get({kMicro}, zeroValue.getType()), values);
-            memref::StoreOp::create(nb, l, vec, tile, ValueRange{k, group});
-          };
-          stage(0, aTile, m0, M, aZero);
-          stage(1, bTile, n0, N, bZero);
-          ::mlir::gpu::BarrierOp::create(nb, l);
-          // 16 steps of k, kUnroll at a time: per step two vector loads
-          // from shared memory and the 4x4 outer product. (Fully unrolled,
-          // ptxas hoists the loads of later steps and, on sm_80, spills
-          // to keep 64 registers.)
-          auto steps = scf::ForOp::create(
-              nb, l, arith::ConstantIndexOp::create(nb, l, 0),
-              arith::ConstantIndexOp::create(nb, l, kStepK),
-              arith::ConstantIndexOp::create(nb, l, kUnroll), acc,
-              [&](OpBuilder &ib, Location il, Value kBase, ValueRange carried) {
-                SmallVector<Value> sum(carried.begin(), carried.end());
-                for (int64_t u = 0; u < kUnroll; ++u) {
-                  Value k = arith::AddIOp::create(
-                      ib, il, kBase, arith::ConstantIndexOp::create(ib, il, u));
-                  Value av = memref::LoadOp::create(ib, il, aTile, ValueRange{k, ty});
-                  Value bvec = memref::LoadOp::create(ib, il, bTile, ValueRange{k, tx});
-                  SmallVector<Value> as, bs;
-                  for (int64_t i = 0; i < kMicro; ++i) {
-                    as.push_back(vector::ExtractOp::create(ib, il, av, i));
-                    bs.push_back(vector::ExtractOp::create(ib, il, bvec, i));
+    // One accumulator tile over every step's K (one step but for a chain).
+    SmallVector<Value> accumulators(kMicro * kMicro, init);
+    for (auto [s, p] : llvm::enumerate(parts.steps())) {
+      const Parts &part = *p;
+      Value K = ks[s];
+      Access x{part, SmallVector<Value>(batchIvs), zero};
+      Value steps = arith::CeilDivUIOp::create(b, loc, K, idx(kStepK));
+      auto kLoop = scf::ForOp::create(
+          b, loc, zero, steps, one, accumulators,
+          [&](OpBuilder &nb, Location l, Value step, ValueRange acc) {
+            Value k0 = mul(nb, step, kStepK);
+            // Each thread stages 4 neighbours along m of A (along n of B) at
+            // one k as one vector: (k, group) = (tid % 16, tid / 16) when the
+            // operand is stored with k last (16 threads read 16 consecutive
+            // k: coalesced), (tid / 16, tid % 16) when it is stored with m
+            // (n) last (a thread's 4 elements are neighbours in memory).
+            auto stage = [&](unsigned o, Value tile, Value base, Value rows, Value zeroValue) {
+              bool kLast = (o == 0) != part.transposed[o];
+              Value k = kLast ? lowTid : highTid, group = kLast ? highTid : lowTid;
+              Value kk = add(nb, k0, k);
+              Value first = add(nb, base, mul(nb, group, kMicro));
+              SmallVector<Value> values;
+              for (int64_t j = 0; j < kMicro; ++j) {
+                Value i = add(nb, first, arith::ConstantIndexOp::create(nb, l, j));
+                values.push_back(o == 0 ? x.loadA(nb, l, i, kk, rows, K, zeroValue)
+                                        : x.loadB(nb, l, kk, i, K, rows, zeroValue));
+              }
+              Value vec = vector::FromElementsOp::create(
+                  nb, l, VectorType::get({kMicro}, zeroValue.getType()), values);
+              memref::StoreOp::create(nb, l, vec, tile, ValueRange{k, group});
+            };
+            stage(0, aTile, m0, M, aZero);
+            stage(1, bTile, n0, N, bZero);
+            ::mlir::gpu::BarrierOp::create(nb, l);
+            // 16 steps of k, kUnroll at a time: per step two vector loads
+            // from shared memory and the 4x4 outer product. (Fully unrolled,
+            // ptxas hoists the loads of later steps and, on sm_80, spills
+            // to keep 64 registers.)
+            auto steps = scf::ForOp::create(
+                nb, l, arith::ConstantIndexOp::create(nb, l, 0),
+                arith::ConstantIndexOp::create(nb, l, kStepK),
+                arith::ConstantIndexOp::create(nb, l, kUnroll), acc,
+                [&](OpBuilder &ib, Location il, Value kBase, ValueRange carried) {
+                  SmallVector<Value> sum(carried.begin(), carried.end());
+                  for (int64_t u = 0; u < kUnroll; ++u) {
+                    Value k = arith::AddIOp::create(
+                        ib, il, kBase, arith::ConstantIndexOp::create(ib, il, u));
+                    Value av = memref::LoadOp::create(ib, il, aTile, ValueRange{k, ty});
+                    Value bvec = memref::LoadOp::create(ib, il, bTile, ValueRange{k, tx});
+                    SmallVector<Value> as, bs;
+                    for (int64_t i = 0; i < kMicro; ++i) {
+                      as.push_back(vector::ExtractOp::create(ib, il, av, i));
+                      bs.push_back(vector::ExtractOp::create(ib, il, bvec, i));
+                    }
+                    for (int64_t i = 0; i < kMicro; ++i)
+                      for (int64_t j = 0; j < kMicro; ++j)
+                        sum[i * kMicro + j] =
+                            multiplyAdd(ib, part, as[i], bs[j], sum[i * kMicro + j]);
                   }
-                  for (int64_t i = 0; i < kMicro; ++i)
-                    for (int64_t j = 0; j < kMicro; ++j)
-                      sum[i * kMicro + j] =
-                          multiplyAdd(ib, parts, as[i], bs[j], sum[i * kMicro + j]);
-                }
-                scf::YieldOp::create(ib, il, sum);
-              });
-          SmallVector<Value> sum(steps.getResults());
-          // The tiles are read by every thread before the next step writes.
-          ::mlir::gpu::BarrierOp::create(nb, l);
-          scf::YieldOp::create(nb, l, sum);
-        });
+                  scf::YieldOp::create(ib, il, sum);
+                });
+            SmallVector<Value> sum(steps.getResults());
+            // The tiles are read by every thread before the next step writes.
+            ::mlir::gpu::BarrierOp::create(nb, l);
+            scf::YieldOp::create(nb, l, sum);
+          });
+      accumulators.assign(kLoop.getResults().begin(), kLoop.getResults().end());
+    }
+    Access x{parts, SmallVector<Value>(batchIvs), zero};
     // Row by row: one test of the row, then one of each column.
     for (int64_t i = 0; i < kMicro; ++i) {
       Value row = add(b, m0, add(b, rowOff, idx(i)));
@@ -179,7 +189,7 @@ void mapSimt(OpBuilder &b, StringAttr name, Parts &parts) {
             b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, N), false);
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(&guard.getThenRegion().front());
-        x.finish(b, loc, kLoop.getResult(i * kMicro + j), row, col);
+        x.finish(b, loc, accumulators[i * kMicro + j], row, col);
       }
     }
   });

@@ -147,6 +147,48 @@ Value copiesAligned(OpBuilder &b, Location loc, Value v, int64_t chunk) {
                                arith::ConstantIndexOp::create(b, loc, 0));
 }
 
+/// The multistage mainloop of one step (the matmul, or one of a chain's)
+/// over its K from the accumulators `inits`; returns them after it.
+SmallVector<Value> mainloop(Emitter &e, const Access &x, Value aligned,
+                            ArrayRef<Value> inits) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  const Sizes &z = e.z;
+  Value zero = e.idx(0), one = e.idx(1);
+  Value steps = arith::CeilDivUIOp::create(b, loc, e.K, e.idx(z.bk));
+  // The first stages - 1 steps in flight (past K: zero-filled, unread).
+  for (int64_t s = 0; s + 1 < z.stages; ++s)
+    e.stageTiles(x, aligned, e.idx(s), e.idx(s * z.bk));
+  auto kLoop = scf::ForOp::create(b, loc, zero, steps, one, inits);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value s = kLoop.getInductionVar();
+    SmallVector<Value> acc(kLoop.getRegionIterArgs());
+    // Step s's copies are done (of the groups committed, at most
+    // stages - 2 newer ones may still be in flight), and after the
+    // barrier every thread's are visible and every warp is done with
+    // step s - 1's stage, which step s + stages - 1 then refills while
+    // this one is multiplied: one barrier a step (CUTLASS's multistage
+    // mainloop). nvgpu's wait takes a token of one group; the count is
+    // what matters, so NVVM's op.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, z.stages - 2);
+    ::mlir::gpu::BarrierOp::create(b, loc);
+    Value next = e.add(s, z.stages - 1);
+    e.stageTiles(x, aligned, e.rem(next, z.stages), e.mul(next, z.bk));
+    Value stage = e.rem(s, z.stages);
+    for (int64_t kk = 0; kk < z.bk; kk += z.mmaK)
+      e.multiply(stage, kk, acc);
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // No copy outlives the kernel (those past K copy zeros, unread); the
+  // next step's or batch's prologue refills stages other warps may still
+  // read.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  ::mlir::gpu::BarrierOp::create(b, loc);
+  return SmallVector<Value>(kLoop.getResults());
+}
+
 } // namespace
 
 bool tensorCoreFits(const Parts &parts, bool tf32) {
@@ -163,6 +205,9 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts, kf::MatmulTilesA
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> sizes = loopSizes(b, loc, parts);
   Value M = sizes[parts.batch], N = sizes[parts.batch + 1], K = sizes[parts.batch + 2];
+  SmallVector<Value> ks; // each step's K (a chain's matmuls have their own)
+  for (const Parts *step : parts.steps())
+    ks.push_back(step == &parts ? K : loopSizes(b, loc, *step)[parts.batch + 2]);
   auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
   Type element = elementOf(parts.a());
   Sizes z(tiles, element);
@@ -211,8 +256,16 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts, kf::MatmulTilesA
   }
   e.m0 = e.mul(tileM, z.bm);
   e.n0 = e.mul(tileN, z.bn);
-  Value aligned = arith::AndIOp::create(b, loc, copiesAligned(b, loc, parts.a(), z.chunk),
-                                        copiesAligned(b, loc, parts.b(), z.chunk));
+  // Each step (one but for a chain's matmuls) with its own operands, K
+  // and layouts, and whether its operands copy 16 bytes at a time.
+  SmallVector<Emitter, 2> stepEmitters;
+  SmallVector<Value> aligned;
+  for (auto [i, step] : llvm::enumerate(parts.steps())) {
+    stepEmitters.push_back(
+        Emitter{b, loc, *step, z, M, N, ks[i], e.smem, e.tid, e.lane, e.m0, e.n0, e.wm, e.wn});
+    aligned.push_back(arith::AndIOp::create(b, loc, copiesAligned(b, loc, step->a(), z.chunk),
+                                            copiesAligned(b, loc, step->b(), z.chunk)));
+  }
   Value zero = e.idx(0);
   auto accType = VectorType::get({2, 2}, b.getF32Type());
   // The fill's constant in every accumulator (a splat constant: n-D
@@ -222,38 +275,12 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts, kf::MatmulTilesA
       b, loc, accType, DenseElementsAttr::get(accType, ArrayRef<Attribute>{fill.getValue()}));
 
   forEachBatch(b, loc, launch, sizes, parts, [&](ArrayRef<Value> batchIvs) {
-    Access x{parts, SmallVector<Value>(batchIvs), zero};
-    Value steps = arith::CeilDivUIOp::create(b, loc, K, e.idx(z.bk));
-    // The first stages - 1 steps in flight (past K: zero-filled, unread).
-    for (int64_t s = 0; s + 1 < z.stages; ++s)
-      e.stageTiles(x, aligned, e.idx(s), e.idx(s * z.bk));
-    SmallVector<Value> inits(z.fragsM * z.fragsN, init);
-    auto kLoop = scf::ForOp::create(b, loc, zero, steps, one, inits);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value s = kLoop.getInductionVar();
-      SmallVector<Value> acc(kLoop.getRegionIterArgs());
-      // Step s's copies are done (of the groups committed, at most
-      // stages - 2 newer ones may still be in flight), and after the
-      // barrier every thread's are visible and every warp is done with
-      // step s - 1's stage, which step s + stages - 1 then refills while
-      // this one is multiplied: one barrier a step (CUTLASS's multistage
-      // mainloop). nvgpu's wait takes a token of one group; the count is
-      // what matters, so NVVM's op.
-      NVVM::CpAsyncWaitGroupOp::create(b, loc, z.stages - 2);
-      ::mlir::gpu::BarrierOp::create(b, loc);
-      Value next = e.add(s, z.stages - 1);
-      e.stageTiles(x, aligned, e.rem(next, z.stages), e.mul(next, z.bk));
-      Value stage = e.rem(s, z.stages);
-      for (int64_t kk = 0; kk < z.bk; kk += z.mmaK)
-        e.multiply(stage, kk, acc);
-      scf::YieldOp::create(b, loc, acc);
+    SmallVector<Value> accumulators(z.fragsM * z.fragsN, init);
+    for (auto [i, se] : llvm::enumerate(stepEmitters)) {
+      Access sx{se.parts, SmallVector<Value>(batchIvs), zero};
+      accumulators = mainloop(se, sx, aligned[i], accumulators);
     }
-    // No copy outlives the kernel (those past K copy zeros, unread); the
-    // next batch's prologue refills stages other warps may still read.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-    ::mlir::gpu::BarrierOp::create(b, loc);
+    Access x{parts, SmallVector<Value>(batchIvs), zero};
     // Accumulator (mi, ni) holds rows lane / 4 and lane / 4 + 8 of its
     // 16x8 tile, columns 2 (lane % 4) and the next.
     Value g = e.div(e.lane, 4), q = e.mul(e.rem(e.lane, 4), 2);
@@ -269,7 +296,7 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts, kf::MatmulTilesA
             auto colInside = scf::IfOp::create(b, loc, e.ult(col, N), false);
             OpBuilder::InsertionGuard g2(b);
             b.setInsertionPointToStart(&colInside.getThenRegion().front());
-            Value v = vector::ExtractOp::create(b, loc, kLoop.getResult(mi * z.fragsN + ni),
+            Value v = vector::ExtractOp::create(b, loc, accumulators[mi * z.fragsN + ni],
                                                 ArrayRef<int64_t>{r, c});
             x.finish(b, loc, v, row, col);
           }

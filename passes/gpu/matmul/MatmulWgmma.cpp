@@ -82,8 +82,10 @@ nvgpu::TensorMapDescriptorType tensorMap(MLIRContext *ctx, Type element, int64_t
 } // namespace
 
 bool wgmmaFits(const Parts &parts) {
+  // One matmul: a chain (a @ b + c @ d) takes the mma.sync kernel, whose
+  // mainloop runs once a step (not built here yet).
   if (!tensorCoreFits(parts, /*tf32=*/false) || parts.batch || parts.transposed[0] ||
-      parts.transposed[1])
+      parts.transposed[1] || !parts.chain.empty())
     return false;
   // The accumulators start at zero (nvgpu.warpgroup.mma.init.accumulator).
   auto fill = parts.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();

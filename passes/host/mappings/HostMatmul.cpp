@@ -112,7 +112,8 @@ struct Emit {
 };
 
 struct Tile {
-  const Kernel &k;
+  const Kernel &k; // the matmul whose panels are packed (a chain's step)
+  const Kernel &out; // the kernel's own: its result and epilogue
   Value M, N, K;
   /// The block's batch indices, and A and B as 2-D views at them (A and
   /// B themselves for a 2-D matmul).
@@ -255,19 +256,19 @@ void finishTile(Emit &x, const Tile &t, ValueRange acc, Value row0, Value col) {
       x.branch(x.ult(row, t.M), [&] {
         for (int h = 0; h < 2; ++h) {
           Value c = x.add(col, x.idx(h * kLanes));
-          if (t.k.vectorEpilogue) {
-            finishVector(x.b, x.loc, t.k, t.batch, acc[2 * r + h], row, c, masks[h]);
+          if (t.out.vectorEpilogue) {
+            finishVector(x.b, x.loc, t.out, t.batch, acc[2 * r + h], row, c, masks[h]);
             continue;
           }
           SmallVector<Value> at(t.batch);
           at.append({row, c});
-          storeLanes(x.b, x.loc, acc[2 * r + h], t.k.c(), at, masks[h]);
+          storeLanes(x.b, x.loc, acc[2 * r + h], t.out.c(), at, masks[h]);
         }
-        if (t.k.vectorEpilogue)
+        if (t.out.vectorEpilogue)
           return;
         // The epilogue element by element, on the row just stored (in L1).
         Value cols = x.min(x.idx(kNR), x.sub(t.N, col));
-        x.loop(cols, [&](Value j) { finishScalar(x.b, x.loc, t.k, t.batch, row, x.add(col, j)); });
+        x.loop(cols, [&](Value j) { finishScalar(x.b, x.loc, t.out, t.batch, row, x.add(col, j)); });
       });
     }
   };
@@ -280,13 +281,14 @@ void finishTile(Emit &x, const Tile &t, ValueRange acc, Value row0, Value col) {
 struct Blocked {
   Value Bp, Ap, Ct; // Ap null: A read in place; Ct null: one panel of K
   Value fill;       // the fill, as a vector
-  Value panels;
 };
 
 /// One register tile: rows row0 .. row0 + kMR (ctRow in the block's Ct),
-/// columns of Bp sliver `s` (col in C), over panel `p` of K.
-void registerTile(Emit &x, const Tile &t, const Blocked &blk, const ASource &a, Value p, Value s,
-                  Value col, Value row0, Value ctRow, Value kcLen) {
+/// columns of Bp sliver `s` (col in C), over one panel of K: the first
+/// panel (of the first step) starts from the fill, the last ends with the
+/// epilogue (i1 values; both true where there is no Ct).
+void registerTile(Emit &x, const Tile &t, const Blocked &blk, const ASource &a, Value first,
+                  Value last, Value s, Value col, Value row0, Value ctRow, Value kcLen) {
   OpBuilder &b = x.b;
   Location loc = x.loc;
   Value ctCol = x.mul(s, x.idx(kNR));
@@ -297,21 +299,22 @@ void registerTile(Emit &x, const Tile &t, const Blocked &blk, const ASource &a, 
   if (blk.Ct) {
     // The first panel starts from the fill, the others from Ct.
     SmallVector<Type> types(2 * kMR, blk.fill.getType());
-    auto first = scf::IfOp::create(b, loc, types, x.ult(p, x.idx(1)), /*withElseRegion=*/true);
+    auto start = scf::IfOp::create(b, loc, types, first, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&first.getThenRegion().front());
+    b.setInsertionPointToStart(&start.getThenRegion().front());
     scf::YieldOp::create(b, loc, init);
-    b.setInsertionPointToStart(&first.getElseRegion().front());
+    b.setInsertionPointToStart(&start.getElseRegion().front());
     SmallVector<Value> loaded;
     for (int64_t i = 0; i < 2 * kMR; ++i)
       loaded.push_back(loadLanes(b, loc, blk.Ct, ctAt(i), Value()));
     scf::YieldOp::create(b, loc, loaded);
-    init = SmallVector<Value>(first.getResults());
+    init = SmallVector<Value>(start.getResults());
   }
   SmallVector<Value> acc = microKernel(x, a, blk.Bp, s, row0, kcLen, init);
   if (!blk.Ct)
     return finishTile(x, t, acc, row0, col);
-  x.branch(x.ult(p, x.sub(blk.panels, x.idx(1))),
+  Value more = arith::XOrIOp::create(b, loc, last, arith::ConstantIntOp::create(b, loc, 1, 1));
+  x.branch(more,
            [&] {
              for (int64_t i = 0; i < 2 * kMR; ++i)
                storeLanes(b, loc, acc[i], blk.Ct, ctAt(i), Value());
@@ -360,7 +363,15 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
   for (Range r : k.matmul.createLoopRanges(b, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
   ArrayRef<Value> batchSizes = ArrayRef<Value>(sizes).take_front(k.batch);
-  Tile t{k, sizes[k.batch], sizes[k.batch + 1], sizes[k.batch + 2], {}, k.a, k.b};
+  Tile t{k, k, sizes[k.batch], sizes[k.batch + 1], sizes[k.batch + 2], {}, k.a, k.b};
+  SmallVector<Value> ks; // each step's K (a chain's matmuls have their own)
+  for (const Kernel *step : k.steps())
+    ks.push_back(step == &k ? t.K
+                            : getValueOrCreateConstantIndexOp(
+                                  b, loc, linalg::LinalgOp(step->matmul)
+                                              .createLoopRanges(b, loc)
+                                              .back()
+                                              .size));
   Value one = x.idx(1);
   auto tiles = [&](Value n, int64_t tile) {
     return arith::MaxUIOp::create(b, loc, x.ceilDiv(n, x.idx(tile)), one);
@@ -396,51 +407,67 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
   Blocked blk;
   blk.Bp = stackBuffer({kNC / kNR, kKC + 1, kNR});
   // A packed unless it is read transposed in place (see packA).
-  if (!k.transposed[0] && cast<MemRefType>(k.a.getType()).isLastDimUnitStride())
+  auto packsA = [](const Kernel &step) {
+    return !step.transposed[0] && cast<MemRefType>(step.a.getType()).isLastDimUnitStride();
+  };
+  if (llvm::any_of(k.steps(), [&](const Kernel *step) { return packsA(*step); }))
     blk.Ap = stackBuffer({kMC, kKC + 16});
   // One panel of K (static K <= kKC: the MLP's first matmul) needs no
-  // tile buffer between panels.
+  // tile buffer between panels; a chain's steps always do.
   std::optional<int64_t> staticK = getConstantIntValue(t.K);
-  if (!staticK || *staticK > kKC)
+  if (!staticK || *staticK > kKC || !k.chain.empty())
     blk.Ct = stackBuffer({kBM, kNC});
-  auto fillValue = k.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+  // The accumulators start from the first step's fill (a chain's later
+  // ones are zero).
+  linalg::FillOp firstFill = k.steps().front()->fill;
+  auto fillValue = firstFill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
   blk.fill = vector::BroadcastOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
                                          arith::ConstantOp::create(b, loc, fillValue.getValue()));
   // Only M = 0, N = 0 or no batch (one block of nothing) fails this.
   Value inside = arith::AndIOp::create(b, loc, x.ult(m0, t.M), x.ult(n0, t.N));
   inside = arith::AndIOp::create(b, loc, inside, x.ult(launch.getBlockIds().z, batches));
   x.branch(inside, [&] {
-    t.a = matrixAt(x, k.a, k.maps[0], t.batch);
-    t.b = matrixAt(x, k.b, k.maps[1], t.batch);
     Value bmLen = x.min(x.idx(kBM), x.sub(t.M, m0));
     Value nLen = x.min(x.idx(kNC), x.sub(t.N, n0));
     Value nSlivers = x.ceilDiv(nLen, x.idx(kNR));
-    // At least one panel: K = 0 still writes the fill (and epilogue).
-    blk.panels = blk.Ct ? arith::MaxUIOp::create(b, loc, x.ceilDiv(t.K, x.idx(kKC)), one)
-                        : one;
-    x.loop(blk.panels, [&](Value p) {
-      Value k0 = x.mul(p, x.idx(kKC));
-      Value kcLen = x.min(x.idx(kKC), x.sub(t.K, k0));
-      packB(x, t, blk.Bp, n0, nLen, nSlivers, k0, kcLen);
-      // The packed panel of B serves kMC rows of A at a time.
-      x.loop(x.ceilDiv(bmLen, x.idx(kMC)), [&](Value sub) {
-        Value subRow = x.mul(sub, x.idx(kMC));
-        Value mb0 = x.add(m0, subRow);
-        Value mLen = x.min(x.idx(kMC), x.sub(t.M, mb0));
-        ASource a{t.a, k.transposed[0], x.idx(0), x.sub(t.M, one), k0};
-        if (blk.Ap) {
-          packA(x, t, blk.Ap, mb0, mLen, k0, kcLen);
-          a = ASource{blk.Ap, false, mb0, x.sub(x.add(mb0, mLen), one), x.idx(0)};
-        }
-        x.loop(nSlivers, [&](Value s) {
-          Value col = x.add(n0, x.mul(s, x.idx(kNR)));
-          x.loop(x.ceilDiv(mLen, x.idx(kMR)), [&](Value ir) {
-            Value r = x.mul(ir, x.idx(kMR));
-            registerTile(x, t, blk, a, p, s, col, x.add(mb0, r), x.add(subRow, r), kcLen);
+    SmallVector<const Kernel *> steps = k.steps();
+    for (auto [si, step] : llvm::enumerate(steps)) {
+      Tile st{*step, k, t.M, t.N, ks[si], t.batch, Value(), Value()};
+      st.a = matrixAt(x, step->a, step->maps[0], t.batch);
+      st.b = matrixAt(x, step->b, step->maps[1], t.batch);
+      // At least one panel: K = 0 still writes the fill (and epilogue).
+      Value panels =
+          blk.Ct ? arith::MaxUIOp::create(b, loc, x.ceilDiv(st.K, x.idx(kKC)), one) : one;
+      x.loop(panels, [&](Value p) {
+        Value k0 = x.mul(p, x.idx(kKC));
+        Value kcLen = x.min(x.idx(kKC), x.sub(st.K, k0));
+        // The fill before the first step's first panel; the epilogue
+        // after the last step's last.
+        Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
+        Value first = si == 0 ? x.ult(p, one) : no;
+        Value last = si + 1 == steps.size() ? x.ule(x.sub(panels, one), p) : no;
+        packB(x, st, blk.Bp, n0, nLen, nSlivers, k0, kcLen);
+        // The packed panel of B serves kMC rows of A at a time.
+        x.loop(x.ceilDiv(bmLen, x.idx(kMC)), [&](Value sub) {
+          Value subRow = x.mul(sub, x.idx(kMC));
+          Value mb0 = x.add(m0, subRow);
+          Value mLen = x.min(x.idx(kMC), x.sub(st.M, mb0));
+          ASource a{st.a, step->transposed[0], x.idx(0), x.sub(st.M, one), k0};
+          if (packsA(*step)) {
+            packA(x, st, blk.Ap, mb0, mLen, k0, kcLen);
+            a = ASource{blk.Ap, false, mb0, x.sub(x.add(mb0, mLen), one), x.idx(0)};
+          }
+          x.loop(nSlivers, [&](Value s) {
+            Value col = x.add(n0, x.mul(s, x.idx(kNR)));
+            x.loop(x.ceilDiv(mLen, x.idx(kMR)), [&](Value ir) {
+              Value r = x.mul(ir, x.idx(kMR));
+              registerTile(x, st, blk, a, first, last, s, col, x.add(mb0, r), x.add(subRow, r),
+                           kcLen);
+            });
           });
         });
       });
-    });
+    }
   });
   kfuse::gpu::finishLaunch(b, loc, launch);
 }

@@ -55,6 +55,8 @@ Read readOf(AffineMap map, Value buffer) {
 /// every stored result contiguous.
 bool vectorEpilogue(const Kernel &k) {
   llvm::DenseSet<Value> inRegister = {k.c()};
+  for (const Kernel &step : k.chain)
+    inRegister.insert(step.c());
   for (linalg::GenericOp g : k.epilogue) {
     for (OpOperand &operand : g->getOpOperands()) {
       if (g.getMatchingBlockArgument(&operand).use_empty())
@@ -93,6 +95,15 @@ Value broadcast(OpBuilder &b, Location loc, Value scalar) {
   return vector::BroadcastOp::create(b, loc, VectorType::get({kLanes}, scalar.getType()), scalar);
 }
 
+/// A chain's earlier products are in the accumulator: their results
+/// read as 0 (of `type`, a vector or f32) in the epilogue.
+llvm::DenseMap<Value, Value> chainZeros(OpBuilder &b, Location loc, const Kernel &k, Type type) {
+  llvm::DenseMap<Value, Value> zeros;
+  for (const Kernel &step : k.chain)
+    zeros[step.c()] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  return zeros;
+}
+
 } // namespace
 
 void storeLanes(OpBuilder &b, Location loc, Value v, Value buffer, ValueRange idx, Value mask) {
@@ -110,21 +121,12 @@ Value loadLanes(OpBuilder &b, Location loc, Value buffer, ValueRange idx, Value 
   return vector::MaskedLoadOp::create(b, loc, type, buffer, idx, mask, zero);
 }
 
-LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, Kernel &k) {
-  for (linalg::LinalgOp op : ops) {
-    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
-      k.fill = fill;
-    else if (isa<linalg::MatmulOp>(op.getOperation()) && !k.matmul)
-      k.matmul = op;
-    else if (!k.matmul && isa<linalg::GenericOp>(op.getOperation()) &&
-             op.getNumReductionLoops() == 1 && op.getNumLoops() >= 4)
-      k.matmul = op; // batched: checked below
-    else if (auto g = dyn_cast<linalg::GenericOp>(op.getOperation()); g && k.matmul)
-      k.epilogue.push_back(g);
-    else
-      return failure();
-  }
-  if (!k.fill || !k.matmul || !k.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+/// The checks of one matmul of the kernel (its own, or one of a chain's):
+/// f32 FMAs over f32, f16 or bf16 operands, (batch..., m, n, k) loops.
+static LogicalResult analyzeMatmul(linalg::LinalgOp matmul, linalg::FillOp fill, Kernel &k) {
+  k.matmul = matmul;
+  k.fill = fill;
+  if (!k.fill || !k.fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
     return failure();
   k.a = k.matmul.getDpsInputs()[0];
   k.b = k.matmul.getDpsInputs()[1];
@@ -201,10 +203,57 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, Kernel &k) {
       return failure();
     k.maps[o] = maps[o];
   }
+  return success();
+}
+
+SmallVector<const Kernel *> Kernel::steps() const {
+  SmallVector<const Kernel *> all;
+  for (const Kernel &step : chain)
+    all.push_back(&step);
+  all.push_back(this);
+  return all;
+}
+
+LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops, Kernel &k) {
+  // Fills, matmuls (each started by the last fill of its init before it:
+  // a chain has several) and the epilogue after the first matmul.
+  SmallVector<linalg::FillOp> fills, startedBy;
+  SmallVector<linalg::LinalgOp> matmuls;
+  for (linalg::LinalgOp op : ops) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
+      fills.push_back(fill);
+    } else if (isa<linalg::MatmulOp>(op.getOperation()) ||
+               (isa<linalg::GenericOp>(op.getOperation()) &&
+                op.getNumReductionLoops() == 1 && op.getNumLoops() >= 4)) {
+      linalg::FillOp start; // batched: checked by analyzeMatmul
+      for (linalg::FillOp fill : fills)
+        if (fill.getDpsInits()[0] == op.getDpsInits()[0])
+          start = fill;
+      matmuls.push_back(op);
+      startedBy.push_back(start);
+    } else if (auto g = dyn_cast<linalg::GenericOp>(op.getOperation()); g && !matmuls.empty()) {
+      k.epilogue.push_back(g);
+    } else {
+      return failure();
+    }
+  }
+  if (matmuls.empty() || fills.size() != matmuls.size())
+    return failure();
+  for (auto [i, m] : llvm::enumerate(matmuls)) {
+    Kernel &step = i + 1 < matmuls.size() ? k.chain.emplace_back() : k;
+    if (failed(analyzeMatmul(m, startedBy[i], step)))
+      return failure();
+  }
+  // Each step's accumulators are the same tile.
+  for (const Kernel &step : k.chain)
+    if (step.batch != k.batch)
+      return failure();
   // Buffers written before the last op that nothing else reads need not
   // be stored; the last op's results are what the kernel is for.
   Operation *kernel = k.matmul->getParentOp();
   SmallVector<Value> written = {k.c()};
+  for (const Kernel &step : k.chain)
+    written.push_back(step.c());
   for (linalg::GenericOp g : k.epilogue)
     llvm::append_range(written, g.getDpsInits());
   SmallVector<Value> last = {k.c()};
@@ -224,7 +273,8 @@ void finishVector(OpBuilder &b, Location loc, const Kernel &k, ValueRange batch,
                   Value row, Value col, Value mask) {
   SmallVector<Value> ivs(batch);
   ivs.append({row, col});
-  llvm::DenseMap<Value, Value> inRegister = {{k.c(), acc}};
+  llvm::DenseMap<Value, Value> inRegister = chainZeros(b, loc, k, acc.getType());
+  inRegister[k.c()] = acc;
   if (k.stored(k.c()))
     storeLanes(b, loc, acc, k.c(), ivs, mask);
   for (linalg::GenericOp g : k.epilogue) {
@@ -260,8 +310,8 @@ void finishScalar(OpBuilder &b, Location loc, const Kernel &k, ValueRange batch,
                   Value col) {
   SmallVector<Value> ivs(batch);
   ivs.append({row, col});
-  llvm::DenseMap<Value, Value> inRegister = {
-      {k.c(), memref::LoadOp::create(b, loc, k.c(), ivs).getResult()}};
+  llvm::DenseMap<Value, Value> inRegister = chainZeros(b, loc, k, b.getF32Type());
+  inRegister[k.c()] = memref::LoadOp::create(b, loc, k.c(), ivs).getResult();
   for (linalg::GenericOp g : k.epilogue) {
     IRMapping mapping;
     for (OpOperand &operand : g->getOpOperands()) {

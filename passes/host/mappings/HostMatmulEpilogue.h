@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <vector>
+
 namespace kfuse::host::matmul {
 
 /// f32 lanes of one AVX2 register (kVectorBits / 32).
@@ -42,6 +44,15 @@ struct Kernel {
 
   /// The matmul's operands and result.
   mlir::Value a, b, cBuffer;
+  /// The matmuls summed before this one (`a @ b + c @ d`: the matmul-chain
+  /// rule, analysis/MatmulChain.h), in order, each with its own operands,
+  /// maps and layouts: the accumulator tile takes their panels, then this
+  /// one's, and the epilogue reads their results as 0. Empty for one
+  /// matmul.
+  std::vector<Kernel> chain;
+
+  /// The matmuls the accumulators take, in order: the chain's, then this.
+  llvm::SmallVector<const Kernel *> steps() const;
 
   mlir::Value c() const { return cBuffer; }
   /// Whether `buffer`, written by the kernel, must be stored.

@@ -1,4 +1,11 @@
-//===- AttentionRule.cpp - softmax(q @ k^T ...) @ v as one kernel ---------===//
+//===- MatmulGroups.cpp - kernels of several matmuls ----------------------===//
+//
+// A kernel holds one matmul, except where a rule knows a kernel of several
+// that its mapping computes better than the kernels apart:
+//
+// The `matmul-chain` rule (summedMatmuls, asked by canMerge): matmuls
+// whose products are summed, `a @ b + c @ d`, with the sums (the pattern
+// in analysis/MatmulChain.h); the mapping keeps one accumulator.
 //
 // The `attention` rule: before the greedy grouping judges any edge, each
 // attention (analysis/Attention.h: two matmuls, the scores' elementwise
@@ -13,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/analysis/Attention.h"
+#include "passes/analysis/MatmulChain.h"
 #include "passes/fusion/Planner.h"
 
 #include "llvm/Support/Debug.h"
@@ -92,6 +100,23 @@ void Planner::formAttention(FusionPlan &plan) {
     LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] attention ending at matmul#" << n << ": "
                             << members.size() << " ops\n");
   }
+}
+
+/// Whether the matmuls of groups x and y and the sums between them are
+/// one chain (analysis/MatmulChain.h) that their ops hold whole.
+bool Planner::summedMatmuls(const Group &x, const Group &y) const {
+  SmallVector<linalg::LinalgOp> matmuls;
+  llvm::DenseSet<Operation *> ops;
+  for (const Group *group : {&x, &y})
+    for (unsigned n : group->nodes) {
+      ops.insert(g.nodes[n].op);
+      if (g.nodes[n].kind == KernelKind::Matmul)
+        matmuls.push_back(cast<linalg::LinalgOp>(g.nodes[n].op));
+    }
+  llvm::sort(matmuls, [&](linalg::LinalgOp l, linalg::LinalgOp r) {
+    return g.nodeOf.lookup(l) < g.nodeOf.lookup(r);
+  });
+  return analysis::matchMatmulChain(matmuls, [&](Operation *op) { return ops.contains(op); });
 }
 
 } // namespace kfuse::fusion
