@@ -198,6 +198,13 @@ SmallVector<const Parts *> Parts::steps() const {
   return all;
 }
 
+SmallVector<Value> stepKs(OpBuilder &b, Location loc, const Parts &parts) {
+  SmallVector<Value> ks;
+  for (const Parts *step : parts.steps())
+    ks.push_back(loopSizes(b, loc, *step)[parts.batch + 2]);
+  return ks;
+}
+
 SmallVector<Value> loopSizes(OpBuilder &b, Location loc, const Parts &parts) {
   SmallVector<Value> sizes;
   for (Range r : parts.matmul.createLoopRanges(b, loc))

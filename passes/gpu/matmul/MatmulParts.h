@@ -61,6 +61,10 @@ mlir::LogicalResult analyze(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
 /// The parts of a bufferized kernel that analyze accepted on tensors.
 Parts partsOf(llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
 
+/// Each step's K (Parts::steps: a chain's matmuls have their own), at `b`.
+llvm::SmallVector<mlir::Value> stepKs(mlir::OpBuilder &b, mlir::Location loc,
+                                      const Parts &parts);
+
 /// The sizes of the contraction's loops (batch..., M, N, K), at `b`.
 llvm::SmallVector<mlir::Value> loopSizes(mlir::OpBuilder &b, mlir::Location loc,
                                          const Parts &parts);

@@ -57,10 +57,7 @@ void mapReference(OpBuilder &b, StringAttr name, Parts &parts,
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> sizes = loopSizes(b, loc, parts);
   Value M = sizes[parts.batch], N = sizes[parts.batch + 1];
-  // Each step's K (a chain's matmuls each have their own).
-  SmallVector<Value> ks;
-  for (const Parts *step : parts.steps())
-    ks.push_back(loopSizes(b, loc, *step)[parts.batch + 2]);
+  SmallVector<Value> ks = stepKs(b, loc, parts); // a chain's matmuls have their own K
   bool anyTransposed = llvm::any_of(parts.steps(), [](const Parts *step) {
     return step->transposed[0] || step->transposed[1];
   });

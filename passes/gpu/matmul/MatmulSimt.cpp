@@ -65,9 +65,7 @@ void mapSimt(OpBuilder &b, StringAttr name, Parts &parts) {
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> sizes = loopSizes(b, loc, parts);
   Value M = sizes[parts.batch], N = sizes[parts.batch + 1];
-  SmallVector<Value> ks; // each step's K (a chain's matmuls have their own)
-  for (const Parts *step : parts.steps())
-    ks.push_back(loopSizes(b, loc, *step)[parts.batch + 2]);
+  SmallVector<Value> ks = stepKs(b, loc, parts); // a chain's matmuls have their own K
   auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
   // [k][group of 4 along m (n)] as vectors: the vector type makes the
   // shared buffer 16-byte aligned (for f32; its size in general), which the

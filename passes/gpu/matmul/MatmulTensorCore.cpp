@@ -205,9 +205,7 @@ void mapTensorCore(OpBuilder &b, StringAttr name, Parts &parts, kf::MatmulTilesA
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> sizes = loopSizes(b, loc, parts);
   Value M = sizes[parts.batch], N = sizes[parts.batch + 1], K = sizes[parts.batch + 2];
-  SmallVector<Value> ks; // each step's K (a chain's matmuls have their own)
-  for (const Parts *step : parts.steps())
-    ks.push_back(step == &parts ? K : loopSizes(b, loc, *step)[parts.batch + 2]);
+  SmallVector<Value> ks = stepKs(b, loc, parts); // a chain's matmuls have their own K
   auto workgroup = ::mlir::gpu::AddressSpaceAttr::get(ctx, ::mlir::gpu::AddressSpace::Workgroup);
   Type element = elementOf(parts.a());
   Sizes z(tiles, element);

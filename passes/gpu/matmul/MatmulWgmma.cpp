@@ -82,8 +82,8 @@ nvgpu::TensorMapDescriptorType tensorMap(MLIRContext *ctx, Type element, int64_t
 } // namespace
 
 bool wgmmaFits(const Parts &parts) {
-  // One matmul: a chain (a @ b + c @ d) takes the mma.sync kernel, whose
-  // mainloop runs once a step (not built here yet).
+  // One matmul (a chain's products are f32 or wider, never this kernel's
+  // f16/bf16: analysis/MatmulChain.h).
   if (!tensorCoreFits(parts, /*tf32=*/false) || parts.batch || parts.transposed[0] ||
       parts.transposed[1] || !parts.chain.empty())
     return false;
