@@ -163,6 +163,8 @@ defvar KfFusionOptions = [
          "rule: reductions of one tensor over its leading and its trailing dims, one pass">,
   Option<"matmulChain", "matmul-chain", "bool", "true",
          "rule: matmuls summed (a @ b + c @ d) as one kernel with one accumulator">,
+  Option<"transposedEpilogue", "transposed-epilogue", "bool", "true",
+         "rule: ops over a reduction's rows (x columns) in another order, in its kernel">,
 ];
 
 // What a kernel's variant is chosen from, besides its ops: the options of
@@ -311,6 +313,21 @@ def KfFormKernels : Pass<"kf-form-kernels", "mlir::ModuleOp"> {
       %q = kf.matmul %c, %d : tensor<64x16xf32>, tensor<16x48xf32>
       %s = kf.add %p, %q : tensor<64x48xf32>, tensor<64x48xf32>
       // after: one kernel "matmul_add_0" (mapping matmul)
+      ```
+
+    * `transposed-epilogue`: ops after a reduction that iterate over its
+      rows (or rows x columns) in another order, each reading the values
+      of one row (`x.softmax(1).t().contiguous()`, `x.sum(2).t().exp()`),
+      are in its kernel: they iterate in the reduction's order and write
+      through the permutation (`linalg::interchangeGenericOp`), so the
+      block that owns a row computes them:
+
+      ```mlir
+      // before: reduction_..._div_0 writes the softmax, pointwise_1 its transpose
+      %s = kf.softmax %x dim 1 : tensor<64x32xf32>
+      %t = kf.transpose %s [1, 0] : tensor<64x32xf32>
+      %c = kf.contiguous %t : tensor<32x64xf32>
+      // after: one kernel "reduction_max_sub_exp_sum_div_contiguous_0"
       ```
 
     Equal ops are computed once (upstream CSE runs first, when fusion is
@@ -660,7 +677,11 @@ def KfMaterializeKernelResults : Pass<"kf-materialize-kernel-results"> {
     a value made outside it: bufferization would turn that into a strided
     memref.copy on the host, which no device can run, and the kernel the
     report counted would have no launch. Each such value gets its identity
-    copy back, inside the kernel.
+    copy back, inside the kernel. A tensor.cast of a value the kernel
+    computes (the canonicalizer's, between a static and a dynamic shape) is
+    no work: the kernel yields the value and the cast follows the kernel (a
+    copy in the value's own order would not fit a row kernel whose last op
+    writes through a permutation).
 
     Before:
     ```mlir

@@ -7,7 +7,8 @@ import sys
 import tempfile
 
 from .catalogue import model_rows, rows, spec_library
-from .common import CHIP_SPECS, HERE, MODEL_NAMES, MODEL_SIZES, SPEC_RE, SWEEP_MATMULS, TEMPLATE_FAMILIES
+from .common import (CHIP_SPECS, FAMILY_COMPILE_ARGS, FAMILY_TEMPLATE, HERE, MODEL_NAMES,
+                     MODEL_SIZES, SPEC_RE, SWEEP_MATMULS, TEMPLATE_FAMILIES)
 
 
 def compile_lib(args, src, lib, extra=()):
@@ -155,7 +156,8 @@ def build(args):
     for row in rows(args.sizes):
         if row["family"] not in TEMPLATE_FAMILIES:
             continue
-        text = open(os.path.join(HERE, "gpu", row["family"] + ".mlir")).read()
+        template = FAMILY_TEMPLATE.get(row["family"], row["family"])
+        text = open(os.path.join(HERE, "gpu", template + ".mlir")).read()
         body = string.Template(text).substitute(row["values"])
         if row["function"] not in modules.setdefault(row["family"], {}):
             modules[row["family"]][row["function"]] = body
@@ -164,7 +166,8 @@ def build(args):
         with open(src, "w") as f:
             f.write("\n".join(functions.values()))
         cmd = [args.kfuse_compile, src, "--emit=lib", "-o",
-               os.path.join(args.programs, family + ".so")] + args.compile_arg
+               os.path.join(args.programs, family + ".so")] + args.compile_arg + \
+            FAMILY_COMPILE_ARGS.get(family, [])
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
             sys.exit(f"gpu_bench: {' '.join(cmd)} failed:\n{p.stderr}")

@@ -52,6 +52,9 @@ def rows(sizes):
                         2 * n ** 3))
     for n in ([4096, 8192] if full else [64]):
         out.append(("transpose", dict(N=n, T="f32"), [(n, n)], "f32", 2 * n * n * 4, 0))
+    for r, c in ([(4096, 4096), (32768, 1024)] if full else [(16, 32)]):
+        for family in ("softmax_t", "softmax_t_unfused"):
+            out.append((family, dict(R=r, C=c, T="f32"), [(r, c)], "f32", 2 * r * c * 4, 0))
     for n in ([10 ** 6, 10 ** 7, 10 ** 8] if full else [1000, 10000, 100000]):
         out.append(("add_relu", dict(T="f32", n=n), [(n,), (n,)], "f32", 3 * n * 4, 0))
     result = []

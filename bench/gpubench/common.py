@@ -15,7 +15,15 @@ BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 TOLERANCE = {"f32": 1e-4, "f16": 1e-2, "bf16": 3e-2}  # of max |reference|
 
-TEMPLATE_FAMILIES = ("softmax", "layer_norm", "matmul", "transpose", "add_relu")
+TEMPLATE_FAMILIES = ("softmax", "layer_norm", "matmul", "transpose", "add_relu", "softmax_t",
+                     "softmax_t_unfused")
+
+# A family built from another's template with its own kfuse-compile
+# options: softmax(x).t().contiguous() as one kernel (the
+# transposed-epilogue rule: the row kernel writes each row down a column,
+# stride R) and as the row kernel and a transpose kernel, side by side.
+FAMILY_TEMPLATE = {"softmax_t_unfused": "softmax_t"}
+FAMILY_COMPILE_ARGS = {"softmax_t_unfused": ["--fusion=transposed-epilogue=false"]}
 
 # torch.compile of a lone matmul calls cuBLAS, as torch eager does: not timed.
 NO_COMPILE_FAMILIES = ("matmul",)

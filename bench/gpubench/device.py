@@ -239,6 +239,8 @@ class Bench:
             return model, xs[nparams:]
         if f == "softmax":
             return (lambda x: t.softmax(x, -1)), xs
+        if f.startswith("softmax_t"):
+            return (lambda x: t.softmax(x, -1).t().contiguous()), xs
         if f == "layer_norm":
             c = row["shapes"][0][1]
             return (lambda x: F.layer_norm(x, (c,), eps=1e-5)), xs
@@ -253,9 +255,9 @@ class Bench:
         if f == "model" or row["dtype"] == "bf16" or sum(x.size for x in xs) > (1 << 24):
             return None
         x = [a.astype(np.float64) for a in xs]
-        if f == "softmax":
+        if f.startswith("softmax"):
             e = np.exp(x[0] - x[0].max(-1, keepdims=True))
-            return e / e.sum(-1, keepdims=True)
+            return e / e.sum(-1, keepdims=True) if f == "softmax" else (e / e.sum(-1, keepdims=True)).T
         if f == "layer_norm":
             m, v = x[0].mean(-1, keepdims=True), x[0].var(-1, keepdims=True)
             return (x[0] - m) / np.sqrt(v + 1e-5)

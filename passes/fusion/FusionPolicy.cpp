@@ -401,6 +401,9 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   checkedRows.reset();
   if (rows && !readsOnlyOwnRows(a, b, *rows, full))
     return refuse(Reason::OtherRow);
+  bool transposed = rows && transposedRows;
+  if (transposed && !opt.allows(FusionRule::TransposedEpilogue))
+    return refuse(Reason::RuleDisabled, ruleName(FusionRule::TransposedEpilogue));
   if (x.hasSmallReduction || y.hasSmallReduction) {
     // Each family of small reductions, once (a few per kernel).
     SmallVector<unsigned> families;
@@ -423,7 +426,9 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   }
   if (makesCycle(a, b))
     return refuse(Reason::Cycle);
-  return chain ? rule(FusionRule::MatmulChain) : refuse(Reason::Fused);
+  if (chain)
+    return rule(FusionRule::MatmulChain);
+  return transposed ? rule(FusionRule::TransposedEpilogue) : refuse(Reason::Fused);
 }
 
 void Planner::join(unsigned a, unsigned b) {
@@ -472,7 +477,7 @@ EdgeDecision Planner::merge(const Edge &e, EdgeDecision local) {
   EdgeDecision r = canMerge(a, b);
   if (r.reason == Reason::Fused) {
     join(a, b);
-    return r.rule.empty() ? local : r; // a merge's own rule (matmul-chain)
+    return r.rule.empty() ? local : r; // a merge's own rule (matmul-chain, transposed-epilogue)
   }
   // The rule allowed it, but the producer's kernel cannot take the
   // consumer: fusing would need the reduction (or matmul) twice.

@@ -293,41 +293,155 @@ FailureOr<FormedKernels> formKernelRegions(func::FuncOp func,
   return formed;
 }
 
+namespace {
+
+/// For each value a reduction kernel's ops write, the loop of the kernel's
+/// first reduction that indexes each of its dims (-1: a unit or constant
+/// dim), so that a later op's read of it says which of the op's loops are
+/// which of the reduction's.
+struct RowPlaces {
+  mutable linalg::GenericOp first;   // the kernel's first reduction
+  SmallVector<unsigned> rowLoops;    // its parallel loops, in order
+  llvm::DenseMap<Value, SmallVector<int64_t>> places;
+  /// The same for the tensors the first reduction reads from outside the
+  /// kernel: where an op that shares one (a sibling) reads it in place.
+  llvm::DenseMap<Value, SmallVector<int64_t>> inputPlaces;
+
+  /// The reduction's loop that `op`'s loop `l` stands for: the same loop
+  /// over rows x columns, the l-th row loop over the rows only.
+  std::optional<unsigned> kernelLoop(linalg::GenericOp op, unsigned l) const {
+    if (op.getNumLoops() == first.getNumLoops())
+      return l;
+    if (op.getNumLoops() == rowLoops.size())
+      return rowLoops[l];
+    return std::nullopt;
+  }
+  std::optional<unsigned> ownLoop(linalg::GenericOp op, unsigned k) const {
+    if (op.getNumLoops() == first.getNumLoops())
+      return k;
+    auto it = llvm::find(rowLoops, k);
+    if (op.getNumLoops() != rowLoops.size() || it == rowLoops.end())
+      return std::nullopt;
+    return it - rowLoops.begin();
+  }
+  void record(linalg::GenericOp op) {
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      SmallVector<int64_t> dims;
+      for (AffineExpr e : op.getMatchingIndexingMap(&init).getResults()) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        std::optional<unsigned> k = d ? kernelLoop(op, d.getPosition()) : std::nullopt;
+        dims.push_back(k ? (int64_t)*k : -1);
+      }
+      places[op->getResult(init.getOperandNumber() - op.getNumDpsInputs())] = dims;
+    }
+  }
+  void recordInputs() {
+    for (OpOperand *input : first.getDpsInputOperands()) {
+      SmallVector<int64_t> dims;
+      for (AffineExpr e : first.getMatchingIndexingMap(input).getResults()) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        dims.push_back(d ? (int64_t)d.getPosition() : -1);
+      }
+      inputPlaces[input->get()] = dims;
+    }
+  }
+  /// The loop order (new loop i is old loop order[i]) in which every read
+  /// `op` makes of a value the kernel wrote (or, with `siblings`, of a
+  /// tensor the first reduction reads) is at that value's own element or
+  /// row; nullopt when the reads disagree or say nothing.
+  std::optional<SmallVector<unsigned>> order(linalg::GenericOp op, bool siblings) const {
+    unsigned n = op.getNumLoops();
+    SmallVector<int64_t> target(n, -1); // new loop -> old loop
+    bool any = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      const SmallVector<int64_t> *at = nullptr;
+      if (auto it = places.find(input->get()); it != places.end())
+        at = &it->second;
+      else if (auto in = inputPlaces.find(input->get()); siblings && in != inputPlaces.end())
+        at = &in->second;
+      if (!at)
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(input);
+      for (auto [e, k] : llvm::zip(map.getResults(), *at)) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        if (!d || k < 0)
+          continue;
+        std::optional<unsigned> to = ownLoop(op, (unsigned)k);
+        if (!to || (target[*to] >= 0 && target[*to] != (int64_t)d.getPosition()) ||
+            (target[*to] < 0 && llvm::is_contained(target, (int64_t)d.getPosition())))
+          return std::nullopt;
+        target[*to] = d.getPosition();
+        any = true;
+      }
+    }
+    if (!any)
+      return std::nullopt;
+    // The loops no read placed keep their order in the free places.
+    unsigned next = 0;
+    SmallVector<unsigned> out;
+    for (int64_t t : target) {
+      if (t < 0) {
+        while (llvm::is_contained(target, (int64_t)next))
+          ++next;
+        t = next++;
+      }
+      out.push_back(t);
+    }
+    return out;
+  }
+};
+
+} // namespace
+
 void readRowValuesInRowOrder(Operation *root) {
   IRRewriter rewriter(root->getContext());
   root->walk([&](kf::KernelOp kernel) {
     if (kernel.getKind() != KernelKind::Reduction)
       return;
-    llvm::DenseSet<Value> rowValues; // the kernel's reductions' results
-    SmallVector<std::pair<linalg::GenericOp, SmallVector<unsigned>>> permuted;
-    for (Operation &op : kernel.getBody().front()) {
-      auto generic = dyn_cast<linalg::GenericOp>(op);
-      if (!generic)
-        continue;
-      if (generic.getNumReductionLoops() > 0) {
-        rowValues.insert(generic->result_begin(), generic->result_end());
-        continue;
+    RowPlaces rows;
+    for (Operation &op : kernel.getBody().front())
+      if (auto generic = dyn_cast<linalg::GenericOp>(op);
+          generic && generic.getNumReductionLoops() > 0) {
+        rows.first = generic;
+        break;
       }
-      std::optional<AffineMap> order;
-      bool one = true;
-      for (OpOperand *input : generic.getDpsInputOperands()) {
-        if (!rowValues.contains(input->get()))
-          continue;
-        AffineMap map = generic.getMatchingIndexingMap(input);
-        one &= map.isPermutation() && (!order || *order == map);
-        order = map;
+    if (!rows.first)
+      return;
+    for (auto [i, type] : llvm::enumerate(rows.first.getIteratorTypesArray()))
+      if (type == utils::IteratorType::parallel)
+        rows.rowLoops.push_back(i);
+    rows.recordInputs();
+    SmallVector<linalg::GenericOp> ops;
+    for (Operation &op : kernel.getBody().front())
+      if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        ops.push_back(generic);
+    // An op that reads nothing the kernel wrote and that no reduction
+    // reads (a sibling of the reductions; not a prologue, which must stay
+    // in the order its reduction reads it) follows the tensor it shares
+    // with the first reduction.
+    auto sibling = [&](linalg::GenericOp op) {
+      return llvm::none_of(op.getDpsInputs(), [&](Value v) { return rows.places.contains(v); }) &&
+             llvm::none_of(op->getUsers(), [](Operation *user) {
+               auto reader = dyn_cast<linalg::GenericOp>(user);
+               return reader && reader.getNumReductionLoops() > 0;
+             });
+    };
+    for (linalg::GenericOp generic : ops) {
+      if (generic.getNumReductionLoops() == 0 && generic != rows.first) {
+        std::optional<SmallVector<unsigned>> order = rows.order(generic, sibling(generic));
+        if (order && !llvm::equal(*order, llvm::seq<unsigned>(0, order->size()))) {
+          rewriter.setInsertionPoint(generic);
+          FailureOr<linalg::GenericOp> swapped =
+              linalg::interchangeGenericOp(rewriter, generic, *order);
+          if (succeeded(swapped))
+            generic = *swapped;
+        }
       }
-      if (!one || !order || order->isIdentity())
-        continue;
-      // New loop i is the loop that reads the value's dim i.
-      SmallVector<unsigned> interchange;
-      for (unsigned i = 0; i < order->getNumResults(); ++i)
-        interchange.push_back(order->getDimPosition(i));
-      permuted.push_back({generic, interchange});
-    }
-    for (auto &[generic, interchange] : permuted) {
-      rewriter.setInsertionPoint(generic);
-      (void)linalg::interchangeGenericOp(rewriter, generic, interchange);
+      // Only the reduction's own family and ops over its loops or rows
+      // are placed; others keep what they are (the mappings decide).
+      if (generic.getNumReductionLoops() == 0 ||
+          generic.getIteratorTypesArray() == rows.first.getIteratorTypesArray())
+        rows.record(generic);
     }
   });
 }

@@ -27,13 +27,15 @@ mlir::FailureOr<FormedKernels> formKernelRegions(mlir::func::FuncOp func,
                                                  const FusionPlan &plan,
                                                  unsigned &nextIndex);
 
-/// In each reduction kernel under `root`, an elementwise op that reads the
-/// results of the kernel's reductions through one permutation of its
-/// loops (`x.sum(2).t().exp()`, reading row [j, i]'s value at [i, j])
-/// iterates in the rows' order instead (upstream's
+/// In each reduction kernel under `root`, an elementwise op that reads
+/// what the kernel wrote through a permutation of its loops
+/// (`x.sum(2).t().exp()`, reading row [j, i]'s value at [i, j];
+/// `x.softmax(1).t().contiguous()`, over [j, i] reading [i, j])
+/// iterates in the reduction's order instead (upstream's
 /// linalg::interchangeGenericOp): it reads each row's value in place and
 /// writes its result through the permutation, as the row mapping computes
-/// it, the row's block computing the element of its row.
+/// it, the row's block computing the element of its row. Later ops
+/// follow where it wrote (a value written [j, i] read at [j, i]).
 void readRowValuesInRowOrder(mlir::Operation *root);
 
 } // namespace kfuse::fusion

@@ -48,6 +48,9 @@ struct Group {
   std::vector<Domain> pointwiseDomains;
 };
 
+/// Whether `a` holds the sizes of `b` in some order (a permutation).
+bool permutes(const Domain &a, const Domain &b);
+
 class Planner {
 public:
   Planner(const KernelGraph &graph, const FusionOptions &options,
@@ -66,6 +69,9 @@ private:
   std::vector<KernelKind> kinds; // how each node fuses (see kindOf)
   std::vector<bool> small;       // unrolled small reductions
   unsigned lastMerged = 0;       // the latest node in a group of several
+  /// Whether the last readsOnlyOwnRows found an op over the rows in
+  /// another order than the reduction's (the transposed-epilogue rule).
+  bool transposedRows = false;
   /// Producer/consumer pairs a rule refused: never in one kernel.
   struct Separation {
     unsigned producer, consumer;
@@ -87,6 +93,11 @@ private:
   bool inlinedInConsumer(const Edge &e) const;
   bool readsOwnRow(const Edge &e) const;
   bool readsRowsPermuted(const Edge &e) const;
+  bool overPermutedRows(unsigned n, unsigned rows) const;
+  bool hasUnitLoop(unsigned n) const;
+  std::optional<llvm::SmallVector<unsigned>>
+  ownThroughSharedInput(unsigned n, unsigned rows,
+                        llvm::ArrayRef<const Group *> kernel) const;
   std::optional<llvm::SmallVector<unsigned>> permutedRead(const Edge &e) const;
   bool sameReduction(unsigned a, unsigned b) const;
   std::optional<llvm::SmallVector<unsigned>> ownRow(unsigned n,

@@ -185,6 +185,7 @@ bool Planner::readsOnlyOwnRows(unsigned a, unsigned b, unsigned rows,
            sameReduction(n, *full);
   };
   RowDims found{rows, full, {}};
+  transposedRows = false;
   auto rowDimsOf = [&](unsigned n) -> const SmallVector<unsigned> * {
     if (auto it = found.dims.find(n); it != found.dims.end())
       return &it->second;
@@ -211,25 +212,41 @@ bool Planner::readsOnlyOwnRows(unsigned a, unsigned b, unsigned rows,
       // followed.
       if (edge.throughReshape || edge.gathered)
         return false;
-      // An op over the rows in another order (readsRowsPermuted) owns the
-      // row whose value it reads: its loops say which, through that read.
-      if (!own && node.kind == KernelKind::Pointwise && !(domainOf(n) == g.nodes[rows].domain))
-        if (std::optional<SmallVector<unsigned>> read = permutedRead(edge);
-            read && producerDims->size() == read->size()) {
-          own.emplace();
-          for (unsigned dim : *producerDims)
-            own->push_back((*read)[dim]);
-        }
-      if (!own && !(own = ownRow(n, rows)))
-        return false;
       std::optional<SmallVector<unsigned>> loops = nonUnitReads(
           edge.readMap, g.nodes[n].loopSizes, edge.read);
       if (!loops)
+        return false;
+      // An op over the rows (or rows x columns) in another order owns the
+      // row whose value it reads: its loops say which, through that read
+      // (`x.sum(2).t().exp()`, `x.softmax(1).t().contiguous()`).
+      // kf-form-kernels makes it iterate in the rows' order
+      // (readRowValuesInRowOrder). Over rows x columns, not through loops
+      // of size 1 (keepdim values, their transposes): which loops stand
+      // for which there, the mappings do not follow.
+      bool overRowsAndColumns = permutes(domainOf(n), g.nodes[rows].domain);
+      if (!own && overPermutedRows(n, rows) &&
+          (!overRowsAndColumns || (!hasUnitLoop(n) && !hasUnitLoop(edge.producer))) &&
+          llvm::all_of(*producerDims, [&](unsigned d) { return d < loops->size(); })) {
+        own.emplace();
+        for (unsigned dim : *producerDims)
+          own->push_back((*loops)[dim]);
+        transposedRows |= own != ownRow(n, rows);
+      }
+      if (!own && !(own = ownRow(n, rows)))
         return false;
       for (auto [r, dim] : llvm::enumerate(*producerDims))
         if (dim >= loops->size() || (*loops)[dim] != (*own)[r])
           return false;
     }
+    // An op over the rows x columns in another order that reads nothing
+    // of the kernel and nothing of it reads it (a sibling: `x.sum(1)`
+    // beside `x.t().contiguous()`): its loops that read the rows' elements
+    // of the input it shares with the reduction are the rows.
+    if (!own && !member && overPermutedRows(n, rows) && !hasUnitLoop(n) &&
+        llvm::none_of(inEdges[n], [&](unsigned e) { return inside(g.edges[e].producer); }) &&
+        llvm::none_of(succ[n], inside))
+      if ((own = ownThroughSharedInput(n, rows, {&x, &y})))
+        transposedRows |= own != ownRow(n, rows);
     // A reduction's result dims are its rows'; another op's result is
     // indexed by its loops, in order (ownRow).
     if (member)
@@ -240,6 +257,86 @@ bool Planner::readsOnlyOwnRows(unsigned a, unsigned b, unsigned rows,
   }
   checkedRows = CheckedRows{a, b, base, std::move(found)};
   return true;
+}
+
+bool Planner::hasUnitLoop(unsigned n) const {
+  return llvm::is_contained(g.nodes[n].loopSizes, 1);
+}
+
+/// Node n's loops (among those not static 1s) that read, in a tensor it
+/// shares with a reduction of the family `rows` in the kernel, the
+/// elements of that reduction's rows, in the order of the rows' dims.
+std::optional<SmallVector<unsigned>>
+Planner::ownThroughSharedInput(unsigned n, unsigned rows,
+                               ArrayRef<const Group *> kernel) const {
+  const Node &node = g.nodes[n];
+  auto op = cast<linalg::LinalgOp>(node.op);
+  SmallVector<unsigned> reductions;
+  for (const Group *group : kernel)
+    for (unsigned m : group->nodes)
+      if (g.nodes[m].kind == KernelKind::Reduction && sameReduction(m, rows) && !hasUnitLoop(m))
+        reductions.push_back(m);
+  for (unsigned m : reductions) {
+    const Node &red = g.nodes[m];
+    auto redOp = cast<linalg::LinalgOp>(red.op);
+    for (OpOperand *mine : op.getDpsInputOperands())
+      for (OpOperand *theirs : redOp.getDpsInputOperands()) {
+        if (mine->get() != theirs->get())
+          continue;
+        std::optional<SmallVector<unsigned>> a = nonUnitReads(
+            op.getMatchingIndexingMap(mine), node.loopSizes, mine->get());
+        std::optional<SmallVector<unsigned>> r = nonUnitReads(
+            redOp.getMatchingIndexingMap(theirs), red.loopSizes, theirs->get());
+        if (!a || !r)
+          continue;
+        SmallVector<unsigned> own;
+        for (auto [i, size] : llvm::enumerate(red.loopSizes)) {
+          if (size == 1 || llvm::is_contained(red.reducedLoops, (int64_t)i))
+            continue;
+          auto at = llvm::find(*r, nonUnitIndex(red.loopSizes, i));
+          if (at == r->end())
+            break;
+          own.push_back((*a)[at - r->begin()]);
+        }
+        if (own.size() == red.outDomain.size())
+          return own;
+      }
+  }
+  return std::nullopt;
+}
+
+/// Whether `a` holds the sizes of `b` in some order (a permutation).
+bool permutes(const Domain &a, const Domain &b) {
+  if (a.size() != b.size())
+    return false;
+  SmallVector<bool> used(b.size(), false);
+  for (const analysis::Poly &d : a) {
+    unsigned i = 0;
+    while (i < used.size() && (used[i] || !(b[i] == d)))
+      ++i;
+    if (i == used.size())
+      return false;
+    used[i] = true;
+  }
+  return true;
+}
+
+/// Whether pointwise node n iterates over the rows of the reduction `rows`,
+/// or over its rows x columns, in any order (a transposed epilogue; on a
+/// square matrix the order is not told by the sizes), its result indexed
+/// by its loops in order: which loops are the rows is then read from what
+/// it reads, not from its place.
+bool Planner::overPermutedRows(unsigned n, unsigned rows) const {
+  const Node &node = g.nodes[n], &red = g.nodes[rows];
+  if (node.kind != KernelKind::Pointwise)
+    return false;
+  const Domain &domain = domainOf(n);
+  if (!(permutes(domain, red.domain) || permutes(domain, red.outDomain)))
+    return false;
+  std::optional<SmallVector<unsigned>> writes = nonUnitReads(
+      cast<linalg::LinalgOp>(node.op).getIndexingMapMatchingResult(node.op->getResult(0)),
+      node.loopSizes, node.op->getResult(0));
+  return writes && llvm::equal(*writes, llvm::seq<unsigned>(0, writes->size()));
 }
 
 bool Planner::sameReduction(unsigned a, unsigned b) const {
@@ -302,22 +399,9 @@ bool Planner::fitsRows(const Domain &domain, std::optional<unsigned> rows,
   if (!rows)
     return true;
   const Node &red = g.nodes[*rows];
-  // The rows in another order (readsRowsPermuted): the same sizes.
-  auto permutedRows = [&] {
-    if (domain.size() != red.outDomain.size())
-      return false;
-    SmallVector<bool> used(domain.size(), false);
-    for (const analysis::Poly &d : domain) {
-      unsigned i = 0;
-      while (i < used.size() && (used[i] || !(red.outDomain[i] == d)))
-        ++i;
-      if (i == used.size())
-        return false;
-      used[i] = true;
-    }
-    return true;
-  };
-  return domain == red.domain || domain == red.outDomain || permutedRows() ||
+  // The rows, or rows x columns, in another order (overPermutedRows): the
+  // same sizes.
+  return permutes(domain, red.domain) || permutes(domain, red.outDomain) ||
          (full && domain == g.nodes[*full].outDomain);
 }
 

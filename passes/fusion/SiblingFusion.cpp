@@ -49,12 +49,14 @@ bool Planner::sameSpace(const Group &x, const Group &y) const {
     // and `exp(x)`): its block owns the rows the ops run over, so it reads
     // x once for both (canMerge checks the rows). Not where the rows are
     // the leading dims: a block per column would write the ops' results
-    // down the columns.
+    // down the columns. The ops may iterate in another order (`x.sum(1)`
+    // and `x.t().contiguous()`, the transposed-epilogue rule): they then
+    // write down the columns of their result, which the mappings stage.
     const Group &reduction = x.reduction ? x : y, &pointwise = x.reduction ? y : x;
     const Node &r = g.nodes[*reduction.reduction];
     return r.reducesTrailingLoops && !pointwise.multiReduction &&
            llvm::all_of(pointwise.nodes, [&](unsigned n) {
-             return g.nodes[n].kind != KernelKind::Reduction && domainOf(n) == r.domain;
+             return g.nodes[n].kind != KernelKind::Reduction && permutes(domainOf(n), r.domain);
            });
   }
   const Node &first = g.nodes[x.nodes.front()];

@@ -10,7 +10,8 @@
 // one pattern short of naming it by its C++ type, so the copy is put back
 // after it: whatever a kernel yields that no op of its own computes is
 // copied by an identity linalg.generic inside the kernel, the same copy
-// kf-to-linalg made, which the kernel's mapping already expects.
+// kf-to-linalg made, which the kernel's mapping already expects. A cast of
+// a value the kernel computes moves after the kernel instead.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -62,6 +63,25 @@ struct KfMaterializeKernelResultsPass
         if (!isa<RankedTensorType>(result.get().getType()) ||
             computedInside(result.get(), kernel))
           continue;
+        // The canonicalizer's tensor.cast (to a dynamic shape) of a value
+        // the kernel computes: the kernel yields that value and the cast
+        // moves after it. A copy would be an op over the value's own order
+        // where the value was written through a permutation (a transposed
+        // epilogue), which no row mapping runs.
+        if (auto cast = result.get().getDefiningOp<tensor::CastOp>();
+            cast && kernel->isProperAncestor(cast) && computedInside(cast.getSource(), kernel)) {
+          Value out = kernel->getResult(result.getOperandNumber());
+          Type dynamic = out.getType();
+          result.set(cast.getSource());
+          out.setType(cast.getSource().getType());
+          OpBuilder after(kernel);
+          after.setInsertionPointAfter(kernel);
+          auto back = tensor::CastOp::create(after, kernel.getLoc(), dynamic, out);
+          out.replaceAllUsesExcept(back, back);
+          if (cast->use_empty())
+            cast->erase();
+          continue;
+        }
         // A value made inside the kernel by a view or cast (the
         // canonicalizer's tensor.cast to a static shape) is copied right
         // where it is made, not at the end: in a row chain the end is the

@@ -18,6 +18,8 @@
 // BUILD: built layer_norm.so: layer_norm_f32_4x64, layer_norm_f32_16x32
 // BUILD: built matmul.so: matmul_f16_32x32, matmul_bf16_32x32, matmul_f32_32x32
 // BUILD: built transpose.so: transpose_f32_64x64
+// BUILD: built softmax_t.so: softmax_t_f32_16x32
+// BUILD: built softmax_t_unfused.so: softmax_t_unfused_f32_16x32
 // BUILD: built add_relu.so: add_relu_f32
 // BUILD: model rows: not built (--no-models)
 // RUN: env KFUSE_CUDA_DRIVER=%fake-cuda %python %kfuse_src/bench/gpu_bench.py --dry-run --no-torch \
@@ -39,6 +41,8 @@
 // CHECK: | matmul_bf16_32x32 | {{.*}} TFLOP/s | {{.*}} | 9 | - |
 // CHECK: | matmul_f32_32x32 | {{.*}} TFLOP/s | {{.*}} | 9 | - |
 // CHECK: | transpose_f32_64x64 | {{.*}} GB/s | {{.*}} | 9 | - |
+// CHECK: | softmax_t_f32_16x32 | {{.*}} GB/s | {{.*}} | 9 | - |
+// CHECK: | softmax_t_unfused_f32_16x32 | {{.*}} GB/s | {{.*}} | 9 | - |
 // CHECK: | add_relu_1e03 | {{.*}} | 9 | - |
 // CHECK: | add_relu_1e04 | {{.*}} | 9 | - |
 // CHECK: | add_relu_1e05 | {{.*}} | 9 | - |
@@ -48,7 +52,7 @@
 // MD: fake driver, no timing claims
 // MD: | add_relu_1e05 |
 //
-// JSON: rows 11, errors 0
+// JSON: rows 13, errors 0
 // JSON: every row: graph on and off timed, 1 capture, 9 replays
 // JSON: torch: not used (--no-torch)
 //

@@ -7,4 +7,4 @@
 // RUN: kfuse-opt --help > %t.help
 // RUN: not kfuse-compile --fusion=no-such-rule %s -o /dev/null 2> %t.err
 // RUN: %python %s.py %t.help %t.err | FileCheck %s
-// CHECK: 14 rule switches agree across kf-form-kernels, kf-kernel-report, kf-cpu-pipeline, kf-gpu-pipeline, kf-gpu-emulation-pipeline, kf-host-runtime-pipeline and --fusion
+// CHECK: 15 rule switches agree across kf-form-kernels, kf-kernel-report, kf-cpu-pipeline, kf-gpu-pipeline, kf-gpu-emulation-pipeline, kf-host-runtime-pipeline and --fusion

@@ -19,6 +19,21 @@
 // CHAIN: kf-fuzz: 20 passed, 0 failed (seed 411; {{[0-9]+}} with dynamic dims)
 // RUN: %kf-fuzz --kinds matmul_chain --candidate=--kf-gpu-emulation-pipeline --seed 412 --count 15 | FileCheck %s --check-prefix=CHAIN-EMU
 // CHAIN-EMU: kf-fuzz: 15 passed, 0 failed (seed 412; {{[0-9]+}} with dynamic dims)
+// The transposed-epilogue rule's shapes (op_transposed_epilogue: a row
+// reduction's rows x columns read transposed after it, or a transposed
+// op of its input beside it): on the CPU, through the emulated GPU
+// mappings, through kfuse-run's host kernels (the staged transposed
+// stores) and the mapping invariant. Seed 503 found a kernel whose
+// result the canonicalizer cast to a dynamic shape, copied back in
+// the result's own order (Regression/transposed-result-cast.mlir).
+// RUN: %kf-fuzz --kinds transposed_epilogue --seed 502 --count 30 | FileCheck %s --check-prefix=TRANSPOSED
+// TRANSPOSED: kf-fuzz: 30 passed, 0 failed (seed 502; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz --kinds transposed_epilogue --candidate=--kf-gpu-emulation-pipeline --seed 503 --count 40 | FileCheck %s --check-prefix=TRANSPOSED-EMU
+// TRANSPOSED-EMU: kf-fuzz: 40 passed, 0 failed (seed 503; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz-run --kinds transposed_epilogue --seed 504 --count 12 | FileCheck %s --check-prefix=TRANSPOSED-HOST
+// TRANSPOSED-HOST: kf-fuzz: 12 passed (0 on the GPU, 12 on the CPU), 0 failed (seed 504; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz --kinds transposed_epilogue,permuted_rows --check-mapped --batch 50 --seed 505 --count 200 | FileCheck %s --check-prefix=TRANSPOSED-MAPPED
+// TRANSPOSED-MAPPED: kf-fuzz: 200 programs: 200 keep the mapping invariant ({{[0-9]+}} exempt: an op no GPU mapping serves), 0 break it, 0 refused by kfuse-opt; {{.*}} (seed 505)
 // An unknown kind is refused:
 // RUN: not %kf-fuzz --kinds multi_reduction,bogus --seed 1 --count 1 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows, matmul_chain)
+// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows, matmul_chain, transposed_epilogue)

@@ -20,7 +20,7 @@
 // CHIP: kfuse-compile: error: unsupported GPU chip 'sm_61': kfuse emits PTX ISA 8.0 for sm_75, sm_80, sm_86, sm_87, sm_89, sm_90
 // CHIP100: unsupported GPU chip 'sm_100'
 // --fusion takes kf-form-kernels' words: on, off, max-ops=N, rule switches.
-// FUSION: kfuse-compile: error: --fusion=maybe: unknown fusion option 'maybe': expected on, off, max-ops=N, attention-min-scores=BYTES or a rule (pointwise, reduction-prologue, reduction-epilogue, row-persistent, matmul-epilogue, reshape, reshape-propagation, recompute, sibling, reduction-chain, small-reduction, attention, multi-reduction, matmul-chain)=true|false
+// FUSION: kfuse-compile: error: --fusion=maybe: unknown fusion option 'maybe': expected on, off, max-ops=N, attention-min-scores=BYTES or a rule (pointwise, reduction-prologue, reduction-epilogue, row-persistent, matmul-epilogue, reshape, reshape-propagation, recompute, sibling, reduction-chain, small-reduction, attention, multi-reduction, matmul-chain, transposed-epilogue)=true|false
 // RULE: kfuse-compile: error: --fusion=row-persistent=maybe: fusion rule 'row-persistent' must be set to true or false, got 'row-persistent=maybe'
 // MAXOPS: kfuse-compile: error: --fusion=max-ops=-1: max-ops must be a number of ops from 0 (no limit) to 4294967295, got '-1'
 // EMIT: Cannot find option named 'cubin'

@@ -496,7 +496,7 @@ def main():
     ap.add_argument("--batch", type=int, default=20)
     ap.add_argument("--save-dir")
     ap.add_argument("--kinds", help="op kinds added to the draw (kf_gen.EXTRA_KINDS, "
-                    "comma-separated): multi_reduction, permuted_rows")
+                    "comma-separated): " + ", ".join(EXTRA_KINDS))
     ap.add_argument("--candidate", default="--kf-cpu-pipeline=fusion=on",
                     help="the pipeline compared with the unfused CPU one")
     ap.add_argument("--skip-unmapped", action="store_true",

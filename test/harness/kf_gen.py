@@ -27,7 +27,7 @@ import re
 
 FLOATS = ["f32", "f16", "bf16", "f64"]
 # The kinds kf_fuzz.py --kinds may add to the draw.
-EXTRA_KINDS = ["multi_reduction", "permuted_rows", "matmul_chain"]
+EXTRA_KINDS = ["multi_reduction", "permuted_rows", "matmul_chain", "transposed_epilogue"]
 INTS = ["i32", "i64"]
 
 
@@ -488,12 +488,44 @@ class Program(NewOps):
                            False)
         if v is None:
             return
+        return self.op_unary(self.transpose_of(v))
+
+    def transpose_of(self, v):
+        """A transpose of v in a random order other than its own."""
         perm = list(range(len(v.shape)))
         while perm == sorted(perm):
-            rng.shuffle(perm)
+            self.rng.shuffle(perm)
         t = self.emit(f"kf.transpose {v.name} [{', '.join(map(str, perm))}] : {v.type()}",
                       [v.shape[p] for p in perm], v.dtype, [v.tshape[p] for p in perm])
         self.views.add(t.name)
+        return t
+
+    def op_transposed_epilogue(self):
+        """The transposed-epilogue rule's shapes: a row reduction's rows x
+        columns read transposed after it (`x.softmax(-1).t()` or
+        `x - x.max(-1)` transposed, then an elementwise op or kf.contiguous),
+        or a transposed elementwise op of the reduction's own input beside
+        it (`x.sum(-1)` and `x.t().exp()`)."""
+        rng = self.rng
+        x, r = self.pick_rank(2)
+        if x is None:
+            return
+        x = self.floaty(x)
+        if rng.random() < 0.3:
+            self.op_reduce(x, rng.choice(["sum", "max", "min", "mean"]), [r - 1], False)
+            v = x
+        elif rng.random() < 0.5:
+            op = rng.choice(["softmax", "log_softmax"])
+            v = self.emit(f"kf.{op} {x.name} dim {r - 1} : {x.type()}", x.shape, x.dtype, x.tshape)
+        else:
+            m = self.op_reduce(x, rng.choice(["max", "mean"]), [r - 1], True)
+            if m is None:
+                return
+            v = self.emit(f"kf.sub {x.name}, {m.name} : {x.type()}, {m.type()}", x.shape,
+                          x.dtype, x.tshape)
+        t = self.transpose_of(v)
+        if rng.random() < 0.3:
+            return self.emit(f"kf.contiguous {t.name} : {t.type()}", t.shape, t.dtype, t.tshape)
         return self.op_unary(t)
 
     def op_matmul_chain(self):

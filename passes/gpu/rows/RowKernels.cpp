@@ -169,9 +169,10 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
       return false;
     return !shapes || loopSizes(op, *shapes) == SmallVector<analysis::Poly>(symbolic);
   };
-  // Values the kernel's own ops write: read back only at the same element
-  // or as a row value.
-  llvm::DenseSet<Value> written;
+  // Values the kernel's own ops write, with the map they were written
+  // through: read back only at the same element or as a row value.
+  llvm::DenseMap<Value, AffineMap> written;
+  llvm::DenseMap<Value, unsigned> writerLoops;
   for (linalg::LinalgOp op : ops) {
     if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation())) {
       bool initOfReduction = llvm::any_of(ops, [&](linalg::LinalgOp r) {
@@ -208,11 +209,12 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
     } else if (loops == layout.rows && !sameLoops(generic, rowSizes, firstRows)) {
       return refuse() << "its ops iterate over different rows";
     }
-    // An op over the rows may write them in another order (one value a
-    // row: x.sum(2).t().exp(), readRowValuesInRowOrder).
+    // An op over the rows, or rows x columns, may write them in another
+    // order (x.sum(2).t().exp(), x.softmax(1).t().contiguous():
+    // readRowValuesInRowOrder).
     for (OpOperand &init : generic.getDpsInitsMutable())
       if (!isReduction(op) && !generic.getMatchingIndexingMap(&init).isIdentity() &&
-          !(rowOp && generic.getMatchingIndexingMap(&init).isPermutation()))
+          !((rowOp || fullRank) && generic.getMatchingIndexingMap(&init).isPermutation()))
         return refuse() << "a result is not written in iteration order";
     for (OpOperand *input : generic.getDpsInputOperands()) {
       // A value of the kernel may be read through reshapes (a row value
@@ -232,17 +234,26 @@ LogicalResult analyze(ArrayRef<linalg::LinalgOp> ops,
           break;
         reshaped = true;
       }
-      if (!written.count(read))
+      auto w = written.find(read);
+      if (w == written.end())
         continue;
       AffineMap map = generic.getMatchingIndexingMap(input);
-      if (reshaped ? !readsRowOrUnit(generic, map, layout.isRowDim, rowOp)
-                   : !map.isIdentity() && !(fullRank && readsRowOnly(map, layout.isRowDim)))
+      // Written through a permutation: read at the element written, by an
+      // op over the same loops.
+      bool permuted = w->second.isPermutation() && !w->second.isIdentity();
+      if (permuted ? reshaped || map != w->second || writerLoops.lookup(read) != loops
+          : reshaped ? !readsRowOrUnit(generic, map, layout.isRowDim, rowOp)
+                     : !map.isIdentity() && !(fullRank && readsRowOnly(map, layout.isRowDim)))
         return refuse() << "an op reads another's result at another row";
     }
-    for (Value v : generic.getDpsInits())
-      written.insert(v);
-    for (Value v : generic->getResults())
-      written.insert(v);
+    for (OpOperand &init : generic.getDpsInitsMutable()) {
+      AffineMap map = generic.getMatchingIndexingMap(&init);
+      Value result = generic->getResult(init.getOperandNumber() - generic.getNumDpsInputs());
+      for (Value v : {init.get(), result}) {
+        written[v] = map;
+        writerLoops[v] = loops;
+      }
+    }
   }
   return success();
 }

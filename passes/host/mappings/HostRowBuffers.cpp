@@ -117,3 +117,21 @@ kfuse::host::rows::recomputableBuffers(ArrayRef<linalg::LinalgOp> ops, const Lay
   }
   return out;
 }
+
+SmallVector<std::pair<Value, AffineMap>>
+kfuse::host::rows::transposedOutputs(ArrayRef<linalg::LinalgOp> ops, const Layout &layout) {
+  unsigned colDim = layout.isRowDim.size() - 1;
+  SmallVector<std::pair<Value, AffineMap>> out;
+  for (linalg::LinalgOp op : ops) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || isReduction(op) || layout.isRowOp(generic))
+      continue;
+    for (OpOperand &init : generic.getDpsInitsMutable()) {
+      AffineMap map = generic.getMatchingIndexingMap(&init);
+      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+      if (!last || last.getPosition() != colDim)
+        out.push_back({init.get(), map});
+    }
+  }
+  return out;
+}

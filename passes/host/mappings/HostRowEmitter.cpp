@@ -36,6 +36,15 @@ SmallVector<Pass> kfuse::host::rows::passesOf(ArrayRef<linalg::LinalgOp> ops,
   return out;
 }
 
+/// Whether `map` reads the columns (loop `colDim`) in its last index only:
+/// consecutive columns are consecutive elements.
+static bool alongLastIndex(AffineMap map, unsigned colDim) {
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  return last && last.getPosition() == colDim &&
+         llvm::none_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return e.isFunctionOfDim(colDim); });
+}
+
 static bool isLaneType(Type t) {
   return t.isIndex() || (t.isIntOrFloat() && t.getIntOrFloatBitWidth() >= 8);
 }
@@ -74,10 +83,9 @@ bool kfuse::host::rows::isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Lay
       AffineMap map = generic.getMatchingIndexingMap(&operand);
       if (!map.isFunctionOfDim(colDim))
         continue; // a value of the row
-      auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-      if (!last || last.getPosition() != colDim ||
-          llvm::any_of(map.getResults().drop_back(),
-                       [&](AffineExpr e) { return e.isFunctionOfDim(colDim); }))
+      // A result written through a permutation (a transposed epilogue):
+      // its lanes are scattered (body()).
+      if (!alongLastIndex(map, colDim) && !(isInit && map.isPermutation()))
         return no("an access along the columns is not the last index");
       SmallVector<int64_t> strides;
       int64_t offset;
@@ -206,7 +214,10 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
         buffer = row;
         index = {scratchRow, c};
       }
-      if (mask)
+      AffineMap map = op.getMatchingIndexingMap(&init);
+      if (buffer == init.get() && !alongLastIndex(map, layout.isRowDim.size() - 1))
+        scatter(buffer, map, index, mask, vec);
+      else if (mask)
         vector::MaskedStoreOp::create(b, loc, buffer, index, mask, vec);
       else
         vector::StoreOp::create(b, loc, vec, buffer, index);
@@ -222,4 +233,22 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
   BlockArgument out = op.getRegion().front().getArguments().back();
   Value term = combiner->getOperand(0) == out ? combiner->getOperand(1) : combiner->getOperand(0);
   return broadcast(m.lookupOrDefault(term));
+}
+
+/// Stores the lanes of `vec` (columns c .. c + kLanes) through `map`, a
+/// permutation that does not put the columns last: lane l goes `l` times
+/// the columns' stride past the first (llvm.masked.scatter).
+void HostRowEmitter::scatter(Value buffer, AffineMap map, ArrayRef<Value> index, Value mask,
+                             Value vec) {
+  unsigned colDim = layout.isRowDim.size() - 1;
+  unsigned at = *map.getResultPosition(b.getAffineDimExpr(colDim));
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  VectorType indices = vectorOf(b.getIndexType());
+  Value offsets = arith::MulIOp::create(
+      b, loc, vector::StepOp::create(b, loc, indices),
+      vector::BroadcastOp::create(b, loc, indices, meta.getStrides()[at]));
+  if (!mask)
+    mask = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vectorOf(b.getI1Type()), true));
+  vector::ScatterOp::create(b, loc, /*resultType=*/Type(), buffer, index, offsets, mask, vec);
 }

@@ -63,6 +63,14 @@ bool isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Layout &layout,
 /// memory.
 SmallVector<Value> rowLocalBuffers(ArrayRef<linalg::LinalgOp> ops, const Layout &layout);
 
+/// The results the kernel's elementwise ops write through a permutation
+/// that does not put the columns last (a transposed epilogue:
+/// `x.softmax(1).t()`), with their maps: a row's values are a column of
+/// the buffer, so HostRows.cpp stages a group of rows in scratch and
+/// writes them out a cache line at a time.
+SmallVector<std::pair<Value, AffineMap>> transposedOutputs(ArrayRef<linalg::LinalgOp> ops,
+                                                           const Layout &layout);
+
 /// The row-local buffers that a later pass recomputes where it reads them,
 /// each with the op that writes it, instead of a scratch row: buffers
 /// written by one elementwise op of a few cheap arith ops (casts, +, -, *,
@@ -114,6 +122,7 @@ private:
   SmallVector<linalg::GenericOp> recomputedFor(ArrayRef<linalg::GenericOp> ops);
   SmallVector<Value> vectorizeBody(linalg::GenericOp op, IRMapping &m, Value c);
   Value broadcast(Value v);
+  void scatter(Value buffer, AffineMap map, ArrayRef<Value> index, Value mask, Value vec);
   VectorType vectorOf(Type t) { return VectorType::get({kLanes}, t); }
 
   OpBuilder &b;

@@ -22,6 +22,10 @@ using namespace mlir;
 using namespace kfuse::host::rows;
 using kfuse::gpu::rows::isReduction;
 
+/// Rows a block stages before writing a transposed result (mapRowKernel):
+/// a 64-byte line of f32 a column.
+static constexpr int64_t kStaged = 16;
+
 void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
                              ArrayRef<linalg::LinalgOp> ops, const Pass &pass,
                              ArrayRef<Value> rowSizes, ArrayRef<Value> colSizes, Value row,
@@ -52,6 +56,61 @@ void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
   memref::StoreOp::create(b, loc, v, red.getDpsInits()[0],
                           gpu::indices(b, loc, red.getMatchingIndexingMap(red.getDpsInitOperand(0)),
                                        emit.ivs(zero)));
+}
+
+/// Writes a group of staged rows [start, end) (scratch rows from
+/// `firstScratchRow`) of a kernel over one row dim to `buffer`, which
+/// holds them transposed ([column, row]): 8 columns at a time, each of
+/// the group's rows loaded as a vector of 8 columns, and each column
+/// stored as a vector of the group's consecutive rows (masked to the
+/// group: the next rows are another block's).
+static void writeTransposedTile(OpBuilder &b, Location loc, Value staged, Value buffer,
+                                AffineMap map, Value start, Value end, Value firstScratchRow,
+                                Value cols) {
+  constexpr int64_t kColumns = 8;
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  auto rowVector = VectorType::get({kColumns}, element);
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(rowVector, b.getZeroAttr(element)));
+  Value rowMask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get({kStaged}, b.getI1Type()),
+      ValueRange{arith::SubIOp::create(b, loc, end, start)});
+  scf::ForOp::create(
+      b, loc, index(0), cols, index(kColumns), ValueRange(),
+      [&](OpBuilder &nested, Location, Value c, ValueRange) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
+        Value left = arith::SubIOp::create(b, loc, cols, c);
+        Value colMask = vector::CreateMaskOp::create(
+            b, loc, VectorType::get({kColumns}, b.getI1Type()), ValueRange{left});
+        SmallVector<Value> rows;
+        for (int64_t k = 0; k < kStaged; ++k) {
+          Value row = arith::AddIOp::create(b, loc, firstScratchRow, index(k));
+          rows.push_back(vector::MaskedLoadOp::create(b, loc, rowVector, staged,
+                                                      ValueRange{row, c}, colMask, zeros));
+        }
+        // The 16 x 8 tile turned as one vector.transpose (one shufflevector,
+        // as the host's transposes: unpack and permute instructions).
+        Value tile = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(VectorType::get({kStaged, kColumns}, element),
+                                           b.getZeroAttr(element)));
+        for (auto [k, row] : llvm::enumerate(rows))
+          tile = vector::InsertOp::create(b, loc, row, tile, int64_t(k));
+        Value turned = vector::TransposeOp::create(b, loc, tile, ArrayRef<int64_t>{1, 0});
+        for (int64_t i = 0; i < kColumns; ++i) {
+          Value column = arith::AddIOp::create(b, loc, c, index(i));
+          auto inside = scf::IfOp::create(
+              b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column, cols),
+              false);
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPointToStart(&inside.getThenRegion().front());
+          Value v = vector::ExtractOp::create(b, loc, turned, i);
+          vector::MaskedStoreOp::create(b, loc, buffer,
+                                        kfuse::gpu::indices(b, loc, map, {start, column}), rowMask, v);
+        }
+        scf::YieldOp::create(b, loc);
+      });
 }
 
 void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops) {
@@ -93,37 +152,100 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
       b, loc, small, arith::MaxUIOp::create(b, loc, rows, one),
       arith::MaxUIOp::create(b, loc, arith::MinUIOp::create(b, loc, byWork, byBlocks),
                              arith::CeilDivUIOp::create(b, loc, rows, index(kMaxBlocks))));
+  // Staging (below) writes whole groups of kStaged rows: a block is some.
+  SmallVector<std::pair<Value, AffineMap>> transposed = transposedOutputs(ops, layout);
+  if (!transposed.empty())
+    perBlock = arith::MulIOp::create(
+        b, loc, arith::CeilDivUIOp::create(b, loc, perBlock, index(kStaged)), index(kStaged));
   Value grid = arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, rows, perBlock),
                                       one);
-  // One scratch row a block for each row-local buffer not recomputed.
+  // A result written transposed (transposedOutputs) is staged: a block
+  // runs its rows kStaged at a time, each row's values going to a row of
+  // scratch, then writes the group out column by column, kStaged
+  // consecutive elements (a 64-byte line of f32) at a time. Scattered
+  // straight from the lanes, a row's values land a row of the result
+  // apart each, on one cache set (4 KiB apart for 1024 rows): 4-6x slower
+  // than a row kernel and a transpose kernel (bench/transposed-epilogue.sh).
+  int64_t group = transposed.empty() ? 1 : kStaged;
+  Value groupRows = index(group);
+  // One scratch row a block (a group of rows a block when staging) for
+  // each row-local buffer not recomputed, and each transposed result.
   DenseMap<Value, linalg::GenericOp> recompute = recomputableBuffers(ops, layout);
   DenseMap<Value, Value> scratch;
   SmallVector<Value> scratchBuffers;
-  for (Value buffer : rowLocalBuffers(ops, layout)) {
+  SmallVector<Value> local = rowLocalBuffers(ops, layout);
+  for (auto &[buffer, map] : transposed) {
+    recompute.erase(buffer); // staged and stored, always
+    if (!llvm::is_contained(local, buffer))
+      local.push_back(buffer);
+  }
+  for (Value buffer : local) {
     if (recompute.contains(buffer))
       continue;
     auto type = MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
                                 cast<MemRefType>(buffer.getType()).getElementType());
-    Value row = memref::AllocOp::create(b, loc, type, ValueRange{grid, cols});
+    Value row = memref::AllocOp::create(
+        b, loc, type, ValueRange{arith::MulIOp::create(b, loc, grid, groupRows), cols});
     scratch[buffer] = row;
     scratchBuffers.push_back(row);
   }
   auto launch = gpu::buildKernelLaunch(b, loc, name.getValue(), {grid, one, one, one, one, one});
   b.setInsertionPointToStart(&launch.getBody().front());
-  Value firstRow = arith::MulIOp::create(b, loc, launch.getBlockIds().x, perBlock);
+  Value block = launch.getBlockIds().x;
+  Value firstRow = arith::MulIOp::create(b, loc, block, perBlock);
   Value lastRow = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, firstRow, perBlock),
                                          rows);
+  Value firstScratchRow = arith::MulIOp::create(b, loc, block, groupRows);
   SmallVector<Pass> passes = passesOf(ops, layout);
-  scf::ForOp::create(b, loc, firstRow, lastRow, one, ValueRange(),
-                     [&](OpBuilder &nested, Location, Value row, ValueRange) {
-                       OpBuilder::InsertionGuard inner(b);
-                       b.setInsertionPoint(nested.getInsertionBlock(), nested.getInsertionPoint());
-                       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-                       for (const Pass &pass : passes)
-                         runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, row, zero,
-                                    cols, cols, scratch, launch.getBlockIds().x, recompute);
-                       scf::YieldOp::create(b, loc);
-                     });
+  auto forLoop = [&](Value from, Value to, Value step, auto body) {
+    scf::ForOp::create(b, loc, from, to, step, ValueRange(),
+                       [&](OpBuilder &nested, Location, Value iv, ValueRange) {
+                         OpBuilder::InsertionGuard inner(b);
+                         b.setInsertionPoint(nested.getInsertionBlock(),
+                                             nested.getInsertionPoint());
+                         body(iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  Value zero = index(0);
+  if (transposed.empty()) { // a row at a time, its scratch row the block's
+    forLoop(firstRow, lastRow, one, [&](Value row) {
+      for (const Pass &pass : passes)
+        runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, row, zero, cols, cols,
+                   scratch, firstScratchRow, recompute);
+    });
+  } else { // groups of kStaged rows, then their transposed results
+    forLoop(firstRow, lastRow, groupRows, [&](Value start) {
+      Value end = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, start, groupRows),
+                                         lastRow);
+      forLoop(start, end, one, [&](Value row) {
+        Value scratchRow = arith::AddIOp::create(b, loc, firstScratchRow,
+                                                 arith::SubIOp::create(b, loc, row, start));
+        for (const Pass &pass : passes)
+          runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, row, zero, cols, cols,
+                     scratch, scratchRow, recompute);
+      });
+      // The group's values, column by column: consecutive rows are
+      // consecutive elements of a transposed result.
+      for (auto &[buffer, map] : transposed) {
+        Value staged = scratch.lookup(buffer);
+        if (rowSizes.size() == 1) { // x.softmax(1).t(): 16 x 8 tiles turned in registers
+          writeTransposedTile(b, loc, staged, buffer, map, start, end, firstScratchRow, cols);
+          continue;
+        }
+        forLoop(zero, cols, one, [&](Value c) {
+          forLoop(start, end, one, [&](Value row) {
+            Value scratchRow = arith::AddIOp::create(b, loc, firstScratchRow,
+                                                     arith::SubIOp::create(b, loc, row, start));
+            Value v = memref::LoadOp::create(b, loc, staged, ValueRange{scratchRow, c});
+            SmallVector<Value> ivs = gpu::delinearize(b, loc, row, rowSizes);
+            ivs.push_back(c);
+            memref::StoreOp::create(b, loc, v, buffer, gpu::indices(b, loc, map, ivs));
+          });
+        });
+      }
+    });
+  }
   gpu::finishLaunch(b, loc, launch);
   b.setInsertionPointAfter(launch);
   for (Value row : scratchBuffers)
