@@ -536,6 +536,37 @@ def KfCompensatedSums : Pass<"kf-compensated-sums"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def KfExpandShapeStrides : Pass<"kf-expand-shape-strides"> {
+  let summary = "memref.expand_shape with two dynamic dims in a group as a reinterpret_cast";
+  let description = [{
+    Upstream's `expand-strided-metadata` (LLVM 22) assumes at most one
+    dynamic dim in each reassociation group of a `memref.expand_shape` and
+    crashes on more (llvm-project issue 186830, fixed for LLVM 23): a `?x?`
+    result of an elementwise kernel that reshape propagation ran over one
+    flat dim is such an expand_shape. The CPU and GPU host lowerings run
+    this pass just before it: each such op becomes a
+    `memref.reinterpret_cast` of its source with the output shape as sizes
+    and, in each group, strides from the innermost dim out (the source
+    dim's stride, then times each size after).
+
+    Before:
+    ```mlir
+    %e = memref.expand_shape %a [[0, 1]] output_shape [%m, %n]
+        : memref<?xf32> into memref<?x?xf32>
+    ```
+    After:
+    ```mlir
+    %base, %offset, %size, %stride = memref.extract_strided_metadata %a
+        : memref<?xf32> -> memref<f32>, index, index, index
+    %s0 = arith.muli %stride, %n : index
+    %e = memref.reinterpret_cast %a to offset: [%offset], sizes: [%m, %n],
+        strides: [%s0, %stride] : memref<?xf32> to memref<?x?xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def KfHostMath : Pass<"kf-host-math", "mlir::ModuleOp"> {
   let summary = "exp, tanh, expm1, rsqrt, erf and log of f32, f16 and bf16 written out, for the CPU";
   let description = [{

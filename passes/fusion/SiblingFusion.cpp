@@ -51,7 +51,8 @@ bool Planner::sameSpace(const Group &x, const Group &y) const {
     // the leading dims: a block per column would write the ops' results
     // down the columns. The ops may iterate in another order (`x.sum(1)`
     // and `x.t().contiguous()`, the transposed-epilogue rule): they then
-    // write down the columns of their result, which the mappings stage.
+    // write down the columns of their result (the host's row kernel
+    // stages 16 rows for that; the GPU's stores them strided).
     const Group &reduction = x.reduction ? x : y, &pointwise = x.reduction ? y : x;
     const Node &r = g.nodes[*reduction.reduction];
     return r.reducesTrailingLoops && !pointwise.multiReduction &&

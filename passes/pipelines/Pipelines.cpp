@@ -93,6 +93,7 @@ void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) 
   pm.addPass(createKfHostMath());
   pm.addPass(createKfCompensatedSums());
   pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createKfExpandShapeStrides()); // upstream's next pass crashes on some
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createScfToCf());
@@ -194,6 +195,7 @@ static void addGpuHostPasses(OpPassManager &pm) {
   // The sm_90a matmul's TMA descriptors, made on the host
   // (nvgpu.tma.create.descriptor: mgpuTensorMapEncodeTiledMemref calls).
   pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createKfExpandShapeStrides()); // upstream's next pass crashes on some
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass()); // collapsed and expanded views' index math
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
