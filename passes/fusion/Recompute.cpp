@@ -9,6 +9,9 @@
 #include "passes/fusion/Planner.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "kf-form-kernels"
@@ -27,6 +30,11 @@ int64_t Planner::typicalBytes(Value v) {
 void Planner::recompute(FusionPlan &plan) {
   if (!opt.enabled || !opt.recompute)
     return;
+  // The edges each producer could be recomputed through, by the kernel
+  // that reads it: a producer read twice by one kernel (`y.t() + y`, or
+  // `y[:, None] * y[None, :]`) is copied for both reads or for none, and
+  // only then does that kernel stop reading its result.
+  std::map<std::pair<unsigned, unsigned>, SmallVector<unsigned>> candidates;
   for (unsigned i = 0; i < g.edges.size(); ++i) {
     const Edge &e = g.edges[i]; // not a structured binding: lambdas use it
     if (e.gathered)
@@ -63,36 +71,52 @@ void Planner::recompute(FusionPlan &plan) {
       auto src = g.producerOf(v, reshaped);
       return !src || groupOf[*src] != groupOf[e.producer];
     });
-    if (!inputsAvailable)
-      continue;
-    // What the consumer's kernel reads already costs nothing more.
+    if (inputsAvailable)
+      candidates[{e.producer, cg}].push_back(i);
+  }
+  for (auto &[key, edges] : candidates) {
+    auto [producer, cg] = key;
+    const Node &p = g.nodes[producer];
+    Value result = p.op->getResult(0);
+    const Group &consumerGroup = groups[cg];
+    llvm::SmallDenseSet<unsigned> copied;
+    for (unsigned i : edges)
+      copied.insert(g.edges[i].consumer);
+    // What the consumer's kernel reads already costs nothing more (its
+    // ops but the copies' readers: those read the result, not its inputs).
     llvm::DenseSet<Value> alreadyRead;
     for (unsigned n : consumerGroup.nodes)
-      if (n != e.consumer)
+      if (!copied.contains(n))
         for (Value v : cast<linalg::LinalgOp>(g.nodes[n].op).getDpsInputs())
           alreadyRead.insert(v);
+    auto inputs = cast<linalg::LinalgOp>(p.op).getDpsInputs();
     int64_t dup = 0;
     for (Value v : inputs)
       if (!alreadyRead.contains(v))
         dup += typicalBytes(v);
-    // Keeping the boundary costs the consumer kernel's read of the result
-    // (unless another of its ops reads it anyway), and the producer's write
-    // when this consumer is its only reader outside its kernel.
-    Value result = p.op->getResult(0);
-    int64_t keep = alreadyRead.contains(result) ? 0 : typicalBytes(result);
+    // Keeping the boundary costs the consumer kernel's read of the result,
+    // unless another of its reads stays (an op not copied into, an edge
+    // that cannot be recomputed); and the producer's write when this
+    // kernel is its only reader outside its own kernel.
+    unsigned readsHere = llvm::count_if(g.edges, [&](const Edge &e) {
+      return e.producer == producer && groupOf[e.consumer] == cg;
+    });
+    bool everyRead = readsHere == edges.size() && !alreadyRead.contains(result);
+    int64_t keep = everyRead ? typicalBytes(result) : 0;
     bool onlyReader = llvm::all_of(result.getUsers(), [&](Operation *user) {
       auto it = g.nodeOf.find(user);
       return it != g.nodeOf.end() &&
-             (it->second == e.consumer ||
-              groupOf[it->second] == groupOf[e.producer]);
+             (groupOf[it->second] == cg || groupOf[it->second] == groupOf[producer]);
     });
-    if (onlyReader)
+    if (onlyReader && everyRead)
       keep += typicalBytes(result);
-    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] recompute " << p.opName << "#"
-                            << e.producer << " in the kernel of " << e.consumer
-                            << "? reads " << dup << " bytes more, saves " << keep
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] recompute " << p.opName << "#" << producer
+                            << " in kernel " << cg << " (" << edges.size()
+                            << " reads)? reads " << dup << " bytes more, saves " << keep
                             << (dup < keep ? ": yes\n" : ": no\n"));
-    if (dup < keep) {
+    if (dup >= keep)
+      continue;
+    for (unsigned i : edges) {
       plan.decisions[i] = {Reason::Recomputed, ruleName(FusionRule::Recompute).str()};
       plan.recomputed.push_back(i);
     }

@@ -83,8 +83,8 @@ bool kfuse::host::rows::isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Lay
       AffineMap map = generic.getMatchingIndexingMap(&operand);
       if (!map.isFunctionOfDim(colDim))
         continue; // a value of the row
-      // A result written through a permutation (a transposed epilogue):
-      // its lanes are scattered (body()).
+      // A result written through a permutation (a transposed epilogue) is
+      // staged in scratch rows and written out in tiles (mapRowKernel).
       if (!alongLastIndex(map, colDim) && !(isInit && map.isPermutation()))
         return no("an access along the columns is not the last index");
       SmallVector<int64_t> strides;
@@ -214,10 +214,12 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
         buffer = row;
         index = {scratchRow, c};
       }
-      AffineMap map = op.getMatchingIndexingMap(&init);
-      if (buffer == init.get() && !alongLastIndex(map, layout.isRowDim.size() - 1))
-        scatter(buffer, map, index, mask, vec);
-      else if (mask)
+      // A result written through a permutation is always staged in a
+      // scratch row (transposedOutputs); straight stores are along the row.
+      assert((buffer != init.get() ||
+              alongLastIndex(op.getMatchingIndexingMap(&init), layout.isRowDim.size() - 1)) &&
+             "a transposed result must be staged");
+      if (mask)
         vector::MaskedStoreOp::create(b, loc, buffer, index, mask, vec);
       else
         vector::StoreOp::create(b, loc, vec, buffer, index);
@@ -235,20 +237,3 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
   return broadcast(m.lookupOrDefault(term));
 }
 
-/// Stores the lanes of `vec` (columns c .. c + kLanes) through `map`, a
-/// permutation that does not put the columns last: lane l goes `l` times
-/// the columns' stride past the first (llvm.masked.scatter).
-void HostRowEmitter::scatter(Value buffer, AffineMap map, ArrayRef<Value> index, Value mask,
-                             Value vec) {
-  unsigned colDim = layout.isRowDim.size() - 1;
-  unsigned at = *map.getResultPosition(b.getAffineDimExpr(colDim));
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  VectorType indices = vectorOf(b.getIndexType());
-  Value offsets = arith::MulIOp::create(
-      b, loc, vector::StepOp::create(b, loc, indices),
-      vector::BroadcastOp::create(b, loc, indices, meta.getStrides()[at]));
-  if (!mask)
-    mask = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vectorOf(b.getI1Type()), true));
-  vector::ScatterOp::create(b, loc, /*resultType=*/Type(), buffer, index, offsets, mask, vec);
-}

@@ -122,7 +122,6 @@ private:
   SmallVector<linalg::GenericOp> recomputedFor(ArrayRef<linalg::GenericOp> ops);
   SmallVector<Value> vectorizeBody(linalg::GenericOp op, IRMapping &m, Value c);
   Value broadcast(Value v);
-  void scatter(Value buffer, AffineMap map, ArrayRef<Value> index, Value mask, Value vec);
   VectorType vectorOf(Type t) { return VectorType::get({kLanes}, t); }
 
   OpBuilder &b;

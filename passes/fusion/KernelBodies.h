@@ -1,8 +1,9 @@
-//===- ElementwiseRuns.h - long elementwise runs merged at once -*- C++ -*-===//
-#ifndef KFUSE_PASSES_FUSION_ELEMENTWISERUNS_H
-#define KFUSE_PASSES_FUSION_ELEMENTWISERUNS_H
+//===- KernelBodies.h - the linalg ops of each kernel merged ----*- C++ -*-===//
+#ifndef KFUSE_PASSES_FUSION_KERNELBODIES_H
+#define KFUSE_PASSES_FUSION_KERNELBODIES_H
 
 #include "mlir/IR/Block.h"
+#include "mlir/Support/LogicalResult.h"
 
 namespace kfuse::fusion {
 
@@ -19,6 +20,12 @@ constexpr unsigned kMinElementwiseRun = 16;
 /// ops. Time and body size are linear in the run.
 void mergeElementwiseRuns(mlir::Block &kernelBody);
 
+/// Merges the linalg ops of each kf.kernel under `root` (not an attention
+/// kernel's, whose mapping reads its ops one by one): shared producers
+/// read elsewhere copied into their readers, long elementwise runs, then
+/// upstream elementwise fusion; then readRowValuesInRowOrder.
+mlir::LogicalResult mergeKernelBodies(mlir::Operation *root);
+
 } // namespace kfuse::fusion
 
-#endif // KFUSE_PASSES_FUSION_ELEMENTWISERUNS_H
+#endif // KFUSE_PASSES_FUSION_KERNELBODIES_H
