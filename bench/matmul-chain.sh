@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 bin=${1:-build/bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/cpu-ms.sh
 program() { # B H: the gates' program with static shapes, in $tmp/gates_B_H.mlir
   local B=$1 H=$2 G=$(( 4 * $2 ))
   cat > "$tmp/gates_$1_$2.mlir" <<MLIR
@@ -23,13 +24,8 @@ func.func @gates(%x: tensor<${B}x${H}xf32>, %wx: tensor<${H}x${G}xf32>, %h: tens
 }
 MLIR
 }
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores;" \
-     "load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
-ms() { # B H FUSION
-  "$bin/kfuse-run" "$tmp/gates_$1_$2.mlir" --device=cpu --warmup=3 --repeat=20 \
-    --fusion="$3" --format=json > "$tmp/out.json"
-  /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('%.3f' % r['steady']['ms_per_call'])" "$tmp/out.json"
-}
+bench_machine
+ms() { kfuse_ms "$tmp/gates_$1_$2.mlir" 3 20 --fusion="$3"; } # B H FUSION
 printf '%-12s %6s %10s %10s %8s\n' "B x H" round "chain ms" "off ms" "off/chain"
 for shape in 64x256 256x256 1024x512 4096x32 16384x16 8192x64; do
   B=${shape%x*}; H=${shape#*x}

@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 bin=${1:-build/bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/cpu-ms.sh
 program() { # OP R C: the program with static shapes, in $tmp/OP_R_C.mlir
   local op=$1 R=$2 C=$3
   if [ "$op" = sum_beside ]; then # x.sum(1) and x.t().contiguous(): siblings
@@ -42,13 +43,8 @@ func.func @main(%x: tensor<${R}x${C}xf32>) -> tensor<${C}x${R}xf32> {
 }
 MLIR
 }
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores;" \
-     "load average $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
-ms() { # FILE FUSION
-  "$bin/kfuse-run" "$1" --device=cpu --warmup=3 --repeat=20 --fusion="$2" \
-    --format=json > "$tmp/out.json"
-  /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('%.3f' % r['steady']['ms_per_call'])" "$tmp/out.json"
-}
+bench_machine
+ms() { kfuse_ms "$1" 3 20 --fusion="$2"; } # FILE FUSION
 printf '%-11s %-11s %6s %9s %9s %8s\n' op "R x C" round "fused ms" "off ms" "off/fused"
 for op in softmax layer_norm sum_beside; do
   for shape in 256x256 1024x1024 4096x1024 1024x4096 8192x512; do

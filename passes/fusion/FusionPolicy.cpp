@@ -80,51 +80,6 @@ Planner::Planner(const KernelGraph &graph, const FusionOptions &options,
     group.exits = succ[i];
 }
 
-/// A reduction of at most kSmallReductionElements static elements whose
-/// result no op reads back over the reduced elements and whose elementwise
-/// producers it can compute itself (else a row kernel keeps the row:
-/// softmax over 8 columns stays one kernel).
-bool Planner::isSmallReduction(unsigned n) const { return small[n]; }
-
-void Planner::findSmallReductions() {
-  small.assign(g.nodes.size(), false);
-  for (auto [n, node] : llvm::enumerate(g.nodes))
-    small[n] = opt.enabled && opt.smallReduction && !isolated.alone[n] &&
-               node.kind == KernelKind::Reduction && node.reducedElements &&
-               *node.reducedElements <= kSmallReductionElements;
-  for (const Edge &e : g.edges) {
-    if (small[e.producer] &&
-        g.nodes[e.consumer].domain != g.nodes[e.producer].outDomain)
-      small[e.producer] = false;
-    // An elementwise producer it cannot compute in itself (read elsewhere
-    // too, as softmax's exp) is better in a row kernel with it.
-    if (small[e.consumer] && g.nodes[e.producer].kind == KernelKind::Pointwise &&
-        !inlinedInConsumer(e))
-      small[e.consumer] = false;
-  }
-  // Nor one whose elementwise producers read another reduction (a
-  // variance's sum of squares after its mean): the row kernel of that
-  // reduction takes it too.
-  std::vector<SmallVector<unsigned>> producers(g.nodes.size());
-  for (const Edge &e : g.edges)
-    producers[e.consumer].push_back(e.producer);
-  for (unsigned n = 0; n < g.nodes.size(); ++n) {
-    if (!small[n])
-      continue;
-    SmallVector<unsigned> work(producers[n]);
-    llvm::DenseSet<unsigned> seen;
-    while (!work.empty() && small[n] && seen.size() < 64) {
-      unsigned p = work.pop_back_val();
-      if (!seen.insert(p).second)
-        continue;
-      if (g.nodes[p].kind == KernelKind::Reduction)
-        small[n] = false;
-      else if (g.nodes[p].kind != KernelKind::Matmul)
-        work.append(producers[p]);
-    }
-  }
-}
-
 /// How a node fuses: a view's copy as the elementwise op it is, a small
 /// reduction as elementwise code (a thread combines its few elements).
 KernelKind Planner::kindOf(unsigned n) const {
@@ -261,6 +216,13 @@ EdgeDecision Planner::localRule(const Edge &e) {
   // computed in it (at each element it combines), and its readers read the
   // result at that thread's element.
   if (isSmallReduction(e.producer)) {
+    // Read in place by a row reduction over its results (the sums of a
+    // neighbour distance, then their max): formation unrolls it into the
+    // reduction's prologue (unrollPrologueReductions).
+    if (ck == KernelKind::Reduction && takesSmallPrologues(e.consumer) &&
+        *p.reducedElements > 1 && e.readMap.isIdentity() &&
+        c.domain == p.outDomain)
+      return rule(FusionRule::ReductionPrologue);
     if (ck != KernelKind::Pointwise || isSmallReduction(e.consumer) ||
         domainOf(e.consumer) != p.outDomain)
       return refuse(Reason::ProducerReduction);
@@ -379,9 +341,7 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   if (chain && !opt.allows(FusionRule::MatmulChain))
     return refuse(Reason::RuleDisabled, ruleName(FusionRule::MatmulChain));
   bool anyReduction = x.reduction || y.reduction;
-  if (((x.matmul || y.matmul) && (anyReduction || x.hasSmallReduction ||
-                                  y.hasSmallReduction)) ||
-      ((x.hasSmallReduction || y.hasSmallReduction) && anyReduction))
+  if ((x.matmul || y.matmul) && (anyReduction || x.hasSmallReduction || y.hasSmallReduction))
     return refuse(Reason::AnchorConflict);
   if (std::optional<unsigned> m = x.matmul ? x.matmul : y.matmul) {
     // The matmul mapping runs elementwise ops over its result only.
@@ -394,9 +354,15 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   EdgeDecision fit = reductionsFit(x, y, rows, full);
   if (fit.reason != Reason::Fused)
     return fit;
+  // Small reductions beside a row reduction only as its prologue
+  // (SmallReductions.cpp); their producers iterate over more than the rows.
+  SmallVector<Domain> prologueDomains;
+  EdgeDecision small = smallReductionsFit(x, y, rows, full, prologueDomains);
+  if (small.reason != Reason::Fused)
+    return small;
   for (const Group *group : {&x, &y})
     for (const Domain &d : group->pointwiseDomains)
-      if (!fitsRows(d, rows, full))
+      if (!fitsRows(d, rows, full) && !llvm::is_contained(prologueDomains, d))
         return refuse(Reason::RowMismatch);
   checkedRows.reset();
   if (rows && !readsOnlyOwnRows(a, b, *rows, full))
@@ -404,7 +370,9 @@ EdgeDecision Planner::canMerge(unsigned a, unsigned b) {
   bool transposed = rows && transposedRows;
   if (transposed && !opt.allows(FusionRule::TransposedEpilogue))
     return refuse(Reason::RuleDisabled, ruleName(FusionRule::TransposedEpilogue));
-  if (x.hasSmallReduction || y.hasSmallReduction) {
+  // (A row reduction's prologue computes each small reduction's value at
+  // the element the row reads: the rows' check above covered it.)
+  if ((x.hasSmallReduction || y.hasSmallReduction) && prologueDomains.empty()) {
     // Each family of small reductions, once (a few per kernel).
     SmallVector<unsigned> families;
     for (const Group *group : {&x, &y})

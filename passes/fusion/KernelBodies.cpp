@@ -18,9 +18,10 @@
 // stay with upstream's fusion, whose merged ops the mappings were built on.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/fusion/KernelBodies.h"
 #include "dialect/Kf/KfOps.h"
+#include "passes/fusion/FusionOptions.h"
 #include "passes/fusion/KernelRegions.h"
+#include "passes/utils/UnrollReduction.h"
 #include "dialect/Kf/KfAttrs.h"
 #include "passes/analysis/MatmulChain.h"
 
@@ -298,6 +299,75 @@ bool copySharedProducers(kf::KernelOp kernel, unsigned &copies) {
   return copied;
 }
 
+/// The static number of elements `op` reduces to each result, if known.
+std::optional<int64_t> reducedElements(linalg::GenericOp op) {
+  int64_t n = 1;
+  for (auto [t, size] : llvm::zip(op.getIteratorTypesArray(), op.getStaticLoopRanges()))
+    if (t == utils::IteratorType::reduction) {
+      if (ShapedType::isDynamic(size))
+        return std::nullopt;
+      n *= size;
+    }
+  return n;
+}
+
+/// Unrolls the small reductions (at most kSmallReductionElements) of a row
+/// kernel whose results are the rows x columns of a larger reduction of
+/// the kernel, when each reader reads them at its own element: the sums over k of `((x[:, None] - x[None]) **
+/// 2).sum(2).max(1)` (or of `softmax(-dist, 1)`), whose row reduction
+/// reduces them over j (the planner put them there only so: the rule
+/// reduction-prologue, FusionPolicy.cpp). Unrolled (unrollReductionLoops)
+/// they are elementwise, and the row reduction takes them as its prologue:
+/// one reduction over (i, j) whose body sums the k terms. A row kernel of
+/// small reductions only (softmax over 8 columns) keeps them: they are its
+/// rows'. Run once the rest is merged, so that a small reduction's own
+/// producers are already in it. Returns whether it unrolled any.
+bool unrollPrologueReductions(kf::KernelOp kernel, RewriterBase &rewriter) {
+  SmallVector<linalg::GenericOp> small;
+  SmallVector<SmallVector<int64_t>> rowSpaces; // the larger reductions' loops
+  for (Operation &op : kernel.getBody().front()) {
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || generic.getNumReductionLoops() == 0)
+      continue;
+    std::optional<int64_t> n = reducedElements(generic);
+    if (!n || *n > kSmallReductionElements) {
+      // A row reduction (rows left: the planner's takesSmallPrologues); a
+      // full one (a chain's final reduction) takes none.
+      bool rows = llvm::any_of(
+          llvm::zip(generic.getIteratorTypesArray(), generic.getStaticLoopRanges()),
+          [](auto it) { return std::get<0>(it) == utils::IteratorType::parallel && std::get<1>(it) != 1; });
+      if (rows)
+        rowSpaces.push_back(generic.getStaticLoopRanges());
+      continue;
+    }
+    // (Also a result of the kernel: the row kernel writes its rows x
+    // columns. A reduction no op reads, as a chain's final one, stays.)
+    bool read = llvm::any_of(generic->getUsers(),
+                             [](Operation *u) { return isa<linalg::GenericOp>(u); });
+    bool inPlace = read && llvm::all_of(generic->getUses(), [&](OpOperand &use) {
+      auto reader = dyn_cast<linalg::GenericOp>(use.getOwner());
+      if (!reader)
+        return isa<kf::YieldOp>(use.getOwner());
+      return reader->getParentOp() == kernel.getOperation() &&
+             reader.getMatchingIndexingMap(&use).isIdentity();
+    });
+    if (inPlace)
+      small.push_back(generic);
+  }
+  // Only a reduction over the rows x columns of a larger one (what the
+  // planner joins): a multi-reduction's small reduction over its columns
+  // stays one of its reductions.
+  bool unrolled = false;
+  for (linalg::GenericOp op : small) {
+    SmallVector<int64_t> results;
+    for (auto [t, size] : llvm::zip(op.getIteratorTypesArray(), op.getStaticLoopRanges()))
+      if (t == utils::IteratorType::parallel)
+        results.push_back(size);
+    if (llvm::is_contained(rowSpaces, results))
+      unrolled |= succeeded(unrollReductionLoops(rewriter, op, kSmallReductionElements));
+  }
+  return unrolled;
+}
 } // namespace
 
 /// Upstream elementwise fusion, in rounds of pairs (after the copies of
@@ -369,7 +439,18 @@ LogicalResult mergeKernelBodies(Operation *root) {
   // failed). Each fusion removes an op: the driver ends.
   GreedyRewriteConfig config;
   config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
-  if (failed(applyPatternsGreedily(root, std::move(patterns), config)))
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  if (failed(applyPatternsGreedily(root, frozen, config)))
+    return root->emitError("kf-form-kernels: merging the ops of the kernels "
+                           "did not converge");
+  // Small reductions, once merged with their producers (and their reads
+  // deduplicated, `d * d`), unrolled into the row reduction reading them.
+  bool unrolled = false;
+  root->walk([&](kf::KernelOp kernel) {
+    if (kernel.getKind() == kf::KernelKind::Reduction)
+      unrolled |= unrollPrologueReductions(kernel, rewriter);
+  });
+  if (unrolled && failed(applyPatternsGreedily(root, frozen, config)))
     return root->emitError("kf-form-kernels: merging the ops of the kernels "
                            "did not converge");
   readRowValuesInRowOrder(root);

@@ -5,7 +5,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "passes/analysis/MatmulChain.h"
-#include "passes/fusion/KernelBodies.h"
 #include "passes/fusion/Isolation.h"
 #include "passes/fusion/KernelRegions.h"
 #include "passes/fusion/KfFormKernels.h"

@@ -82,6 +82,10 @@ private:
   // FusionPolicy.cpp
   KernelKind kindOf(unsigned n) const;
   bool isSmallReduction(unsigned n) const;
+  bool takesSmallPrologues(unsigned n) const;
+  EdgeDecision smallReductionsFit(const Group &x, const Group &y, std::optional<unsigned> rows,
+                                  std::optional<unsigned> full,
+                                  llvm::SmallVectorImpl<Domain> &prologueDomains) const;
   void findSmallReductions();
   const Domain &domainOf(unsigned n) const;
   EdgeDecision refuse(Reason r, llvm::StringRef rule = {}) const {

@@ -4,7 +4,7 @@
 // its kernel must iterate over those rows (or rows x columns), read the
 // reduction's value of their own row, and the kernel's reductions be one
 // family, or a family and a full reduction of its rows' results (a chain,
-// combined by the last block to finish).
+// combined by the last block to finish). Small reductions: SmallReductions.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/fusion/Planner.h"

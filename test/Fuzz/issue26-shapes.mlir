@@ -34,6 +34,20 @@
 // TRANSPOSED-HOST: kf-fuzz: 12 passed (0 on the GPU, 12 on the CPU), 0 failed (seed 504; {{[0-9]+}} with dynamic dims)
 // RUN: %kf-fuzz --kinds transposed_epilogue,permuted_rows --check-mapped --batch 50 --seed 505 --count 200 | FileCheck %s --check-prefix=TRANSPOSED-MAPPED
 // TRANSPOSED-MAPPED: kf-fuzz: 200 programs: 200 keep the mapping invariant ({{[0-9]+}} exempt: an op no GPU mapping serves), 0 break it, 0 refused by kfuse-opt; {{.*}} (seed 505)
+// Small reductions a row reduction reads in place (op_neighbour_distance:
+// pairs' distances summed or maxed over up to 8 coordinates, then a
+// reduction or a softmax over the others): the sums unrolled into the
+// row kernel, on the CPU, through the emulated GPU mappings, through
+// kfuse-run's host kernels (the gathered columns) and the mapping
+// invariant.
+// RUN: %kf-fuzz --kinds neighbour_distance --seed 641 --count 30 | FileCheck %s --check-prefix=DISTANCE
+// DISTANCE: kf-fuzz: 30 passed, 0 failed (seed 641; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz --kinds neighbour_distance --candidate=--kf-gpu-emulation-pipeline --seed 642 --count 30 | FileCheck %s --check-prefix=DISTANCE-EMU
+// DISTANCE-EMU: kf-fuzz: 30 passed, 0 failed (seed 642; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz-run --kinds neighbour_distance --seed 645 --count 12 | FileCheck %s --check-prefix=DISTANCE-HOST
+// DISTANCE-HOST: kf-fuzz: 12 passed (0 on the GPU, 12 on the CPU), 0 failed (seed 645; {{[0-9]+}} with dynamic dims)
+// RUN: %kf-fuzz --kinds neighbour_distance,transposed_epilogue,permuted_rows --check-mapped --batch 50 --seed 644 --count 200 | FileCheck %s --check-prefix=DISTANCE-MAPPED
+// DISTANCE-MAPPED: kf-fuzz: 200 programs: 200 keep the mapping invariant ({{[0-9]+}} exempt: an op no GPU mapping serves), 0 break it, 0 refused by kfuse-opt; {{.*}} (seed 644)
 // An unknown kind is refused:
 // RUN: not %kf-fuzz --kinds multi_reduction,bogus --seed 1 --count 1 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows, matmul_chain, transposed_epilogue)
+// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows, matmul_chain, transposed_epilogue, neighbour_distance)

@@ -27,7 +27,8 @@ import re
 
 FLOATS = ["f32", "f16", "bf16", "f64"]
 # The kinds kf_fuzz.py --kinds may add to the draw.
-EXTRA_KINDS = ["multi_reduction", "permuted_rows", "matmul_chain", "transposed_epilogue"]
+EXTRA_KINDS = ["multi_reduction", "permuted_rows", "matmul_chain", "transposed_epilogue",
+               "neighbour_distance"]
 INTS = ["i32", "i64"]
 
 
@@ -527,6 +528,42 @@ class Program(NewOps):
         if rng.random() < 0.3:
             return self.emit(f"kf.contiguous {t.name} : {t.type()}", t.shape, t.dtype, t.tshape)
         return self.op_unary(t)
+
+    def op_neighbour_distance(self):
+        """A small reduction a row reduction reads in place (the
+        reduction-prologue rule's small-reduction join): the distances of
+        all pairs of N points and M others in D dims (D at most 8),
+        `(x[:, None] - y[None]) ** 2` or its abs summed (or maxed) over the
+        D coordinates, then a reduction over the M others (M over 8, so a
+        row reduction), a softmax over them, or an elementwise op first."""
+        rng = self.rng
+        d = rng.choice([1, 2, 3, 4, 8])
+        x = self.new_arg([rng.choice([3, 9, 16]), d], "f32")
+        y = x if rng.random() < 0.4 else self.new_arg([rng.choice([9, 12, 33]), d], "f32")
+        n, m = x.shape[0], y.shape[0]
+        # kf.reshape spells sizes; a dynamic dim reshapes through -1.
+        rows = n if x.tshape[0] is not None else -1
+        cols = m if y.tshape[0] is not None else -1
+        a = self.emit(f"kf.reshape {x.name} [{rows}, 1, {d}] : {x.type()}", [n, 1, d], "f32",
+                      [x.tshape[0], 1, d])
+        b = self.emit(f"kf.reshape {y.name} [1, {cols}, {d}] : {y.type()}", [1, m, d], "f32",
+                      [1, y.tshape[0], d])
+        t3 = [x.tshape[0], y.tshape[0], d]
+        diff = self.emit(f"kf.sub {a.name}, {b.name} : {a.type()}, {b.type()}", [n, m, d], "f32", t3)
+        if rng.random() < 0.6:
+            q = self.emit(f"kf.mul {diff.name}, {diff.name} : {diff.type()}, {diff.type()}",
+                          [n, m, d], "f32", t3)
+        else:
+            q = self.emit(f"kf.abs {diff.name} : {diff.type()}", [n, m, d], "f32", t3)
+        s = self.op_reduce(q, rng.choice(["sum", "sum", "max"]), [2], False)
+        if s is None:
+            return
+        if rng.random() < 0.3:
+            s = self.op_unary(s)
+        if rng.random() < 0.3:
+            return self.emit(f"kf.softmax {s.name} dim 1 : {s.type()}", s.shape, s.dtype, s.tshape)
+        return self.op_reduce(s, rng.choice(["sum", "max", "min", "mean"]), [1],
+                              rng.random() < 0.3)
 
     def op_matmul_chain(self):
         """Matmuls of one output space summed (`a @ b + c @ d`, sometimes a

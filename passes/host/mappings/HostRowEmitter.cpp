@@ -45,6 +45,17 @@ static bool alongLastIndex(AffineMap map, unsigned colDim) {
                        [&](AffineExpr e) { return e.isFunctionOfDim(colDim); });
 }
 
+/// Whether `map` reads the columns (loop `colDim`) at one index that is
+/// not the last (the others not functions of it): consecutive columns are
+/// a stride apart, and a vector of them is gathered (`x[j, c]` for a row
+/// over j: the unrolled sums of a neighbour distance).
+static bool alongOtherIndex(AffineMap map, unsigned colDim) {
+  return llvm::count_if(map.getResults(), [&](AffineExpr e) {
+           return e.isFunctionOfDim(colDim);
+         }) == 1 &&
+         map.getResultPosition(getAffineDimExpr(colDim, map.getContext())).has_value();
+}
+
 static bool isLaneType(Type t) {
   return t.isIndex() || (t.isIntOrFloat() && t.getIntOrFloatBitWidth() >= 8);
 }
@@ -85,7 +96,8 @@ bool kfuse::host::rows::isVectorizable(ArrayRef<linalg::LinalgOp> ops, const Lay
         continue; // a value of the row
       // A result written through a permutation (a transposed epilogue) is
       // staged in scratch rows and written out in tiles (mapRowKernel).
-      if (!alongLastIndex(map, colDim) && !(isInit && map.isPermutation()))
+      if (!alongLastIndex(map, colDim) && !(isInit && map.isPermutation()) &&
+          !(!isInit && alongOtherIndex(map, colDim)))
         return no("an access along the columns is not the last index");
       SmallVector<int64_t> strides;
       int64_t offset;
@@ -192,6 +204,11 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
       }
       // Lanes past the row read 1, not 0: an integer division there must
       // not trap (their values are dropped).
+      unsigned colDim = layout.isRowDim.size() - 1;
+      if (buffer == input->get() && !alongLastIndex(map, colDim)) {
+        m.map(arg, gather(buffer, map, index, mask, type));
+        continue;
+      }
       Value v = mask ? vector::MaskedLoadOp::create(b, loc, type, buffer, index, mask,
                                                     splat(b, loc, type, 1.0))
                            .getResult()
@@ -237,3 +254,22 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
   return broadcast(m.lookupOrDefault(term));
 }
 
+/// Loads the lanes of columns c .. c + kLanes read through `map`, which
+/// reads the columns at an index other than the last (alongOtherIndex):
+/// lane l is `l` times that index's stride past the first (a masked
+/// gather; lanes past the row read 1, as masked loads do).
+Value HostRowEmitter::gather(Value buffer, AffineMap map, ArrayRef<Value> index, Value mask,
+                             VectorType type) {
+  unsigned colDim = layout.isRowDim.size() - 1;
+  unsigned at = *map.getResultPosition(b.getAffineDimExpr(colDim));
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  VectorType indices = vectorOf(b.getIndexType());
+  Value offsets = arith::MulIOp::create(
+      b, loc, vector::StepOp::create(b, loc, indices),
+      vector::BroadcastOp::create(b, loc, indices, meta.getStrides()[at]));
+  if (!mask)
+    mask = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vectorOf(b.getI1Type()), true));
+  return vector::GatherOp::create(b, loc, type, buffer, index, offsets, mask,
+                                  splat(b, loc, type, 1.0));
+}

@@ -122,6 +122,7 @@ private:
   SmallVector<linalg::GenericOp> recomputedFor(ArrayRef<linalg::GenericOp> ops);
   SmallVector<Value> vectorizeBody(linalg::GenericOp op, IRMapping &m, Value c);
   Value broadcast(Value v);
+  Value gather(Value buffer, AffineMap map, ArrayRef<Value> index, Value mask, VectorType type);
   VectorType vectorOf(Type t) { return VectorType::get({kLanes}, t); }
 
   OpBuilder &b;
