@@ -313,10 +313,11 @@ std::optional<int64_t> reducedElements(linalg::GenericOp op) {
 
 /// Unrolls the small reductions (at most kSmallReductionElements) of a row
 /// kernel whose results are the rows x columns of a larger reduction of
-/// the kernel, when each reader reads them at its own element: the sums over k of `((x[:, None] - x[None]) **
-/// 2).sum(2).max(1)` (or of `softmax(-dist, 1)`), whose row reduction
-/// reduces them over j (the planner put them there only so: the rule
-/// reduction-prologue, FusionPolicy.cpp). Unrolled (unrollReductionLoops)
+/// the kernel, when each reader reads them at its own element: the sums
+/// over k of `((x[:, None] - x[None]) ** 2).sum(2).max(1)` (or of
+/// `softmax(-dist, 1)`), whose row reduction reduces them over j (the
+/// planner put them there only so: the rule reduction-prologue,
+/// SmallReductions.cpp). Unrolled (unrollReductionLoops)
 /// they are elementwise, and the row reduction takes them as its prologue:
 /// one reduction over (i, j) whose body sums the k terms. A row kernel of
 /// small reductions only (softmax over 8 columns) keeps them: they are its
@@ -335,7 +336,9 @@ bool unrollPrologueReductions(kf::KernelOp kernel, RewriterBase &rewriter) {
       // full one (a chain's final reduction) takes none.
       bool rows = llvm::any_of(
           llvm::zip(generic.getIteratorTypesArray(), generic.getStaticLoopRanges()),
-          [](auto it) { return std::get<0>(it) == utils::IteratorType::parallel && std::get<1>(it) != 1; });
+          [](auto it) {
+            return std::get<0>(it) == utils::IteratorType::parallel && std::get<1>(it) != 1;
+          });
       if (rows)
         rowSpaces.push_back(generic.getStaticLoopRanges());
       continue;

@@ -10,9 +10,9 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Debug.h"
 
 #include <map>
-#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "kf-form-kernels"
 
@@ -35,6 +35,9 @@ void Planner::recompute(FusionPlan &plan) {
   // `y[:, None] * y[None, :]`) is copied for both reads or for none, and
   // only then does that kernel stop reading its result.
   std::map<std::pair<unsigned, unsigned>, SmallVector<unsigned>> candidates;
+  std::map<std::pair<unsigned, unsigned>, unsigned> reads; // all edges, by the same key
+  for (const Edge &e : g.edges)
+    ++reads[{e.producer, groupOf[e.consumer]}];
   for (unsigned i = 0; i < g.edges.size(); ++i) {
     const Edge &e = g.edges[i]; // not a structured binding: lambdas use it
     if (e.gathered)
@@ -98,10 +101,7 @@ void Planner::recompute(FusionPlan &plan) {
     // unless another of its reads stays (an op not copied into, an edge
     // that cannot be recomputed); and the producer's write when this
     // kernel is its only reader outside its own kernel.
-    unsigned readsHere = llvm::count_if(g.edges, [&](const Edge &e) {
-      return e.producer == producer && groupOf[e.consumer] == cg;
-    });
-    bool everyRead = readsHere == edges.size() && !alreadyRead.contains(result);
+    bool everyRead = reads[key] == edges.size() && !alreadyRead.contains(result);
     int64_t keep = everyRead ? typicalBytes(result) : 0;
     bool onlyReader = llvm::all_of(result.getUsers(), [&](Operation *user) {
       auto it = g.nodeOf.find(user);
