@@ -1,7 +1,10 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host --canonicalize \
+// RUN:   | FileCheck %s --check-prefix=SHAPE
 
 // The host mapping of matmul kernels (passes/host/mappings/HostMatmul.cpp): a block
-// per 288x128 tile of C, one thread a block; B packed into 16-wide slivers
+// per tile of C of at most 288x128 (smaller where that gives fewer than 4
+// blocks), one thread a block; B packed into 16-wide slivers
 // of 256 rows of K, A's rows into a 72-row buffer; a 6x16 register tile
 // of 12 vector<8xf32> accumulators (scf.for iter_args), each step a
 // broadcast element of A times two vectors of B (vector.fma); the
@@ -10,9 +13,13 @@
 
 // Dynamic M, a bias over (j) and a relu. The matmul's own result (%c) is
 // scratch (allocated for the kernel, only freed after it): never stored.
+// The block's sides are chosen at launch (dynamic M): at most 128 columns
+// and 288 rows, multiples of 16 and 6 (the cases below check the choice).
 // CHECK-LABEL: func.func @linear_relu
-// CHECK-DAG: %[[GX:.*]] = arith.ceildivui %c23, %c128 : index
-// CHECK-DAG: %[[GY:.*]] = arith.ceildivui %{{.*}}, %c288 : index
+// CHECK: %[[COLS:.*]] = arith.minui %{{.*}}, %c128{{.*}} : index
+// CHECK: %[[GX:.*]] = arith.ceildivui %c23, %[[COLS]] : index
+// CHECK: %[[ROWS:.*]] = arith.minui %{{.*}}, %c288{{.*}} : index
+// CHECK: %[[GY:.*]] = arith.ceildivui %dim{{.*}}, %[[ROWS]] : index
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME: function(@matmul_add_relu_0)
@@ -74,7 +81,15 @@ func.func @linear_relu(%a: memref<?x50xf32>, %b: memref<50x23xf32>, %bias: memre
 // CHECK: %[[BP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x257x16xf32>
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<72x272xf32>
 // CHECK: %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<288x128xf32>
-// w is [n, k]: packed element by element.
+// w is [n, k]: packed through registers, 8 rows of w of 8 elements of k
+// transposed into 8 rows of a sliver; the last K % 8 (600 % 256 = 88,
+// none here, but K is dynamic to the loop) element by element.
+// CHECK: %[[W0:.*]] = vector.load %arg1[%{{.*}}, %{{.*}}] : memref<40x600xf32>, vector<8xf32>
+// CHECK: vector.insert %[[W0]], %{{.*}} [0] : vector<8xf32> into vector<8x8xf32>
+// CHECK-COUNT-7: vector.load %arg1
+// CHECK: %[[T:.*]] = vector.transpose %{{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK: %[[R0:.*]] = vector.extract %[[T]][0] : vector<8xf32> from vector<8x8xf32>
+// CHECK: vector.store %[[R0]], %[[BP]]
 // CHECK: %[[W:.*]] = memref.load %arg1[%{{.*}}, %{{.*}}] : memref<40x600xf32>
 // CHECK: memref.store %[[W]], %[[BP]]
 // CHECK: vector.load %[[CT]]
@@ -159,9 +174,7 @@ func.func @half(%a: memref<17x20xf16>, %b: memref<20x9xf16>, %c: memref<17x9xf32
 // epilogue (scale, bias over (j)) stores at (batch, row, col). Results
 // checked against numpy in host-matmul.mlir (@scores).
 // CHECK-LABEL: func.func @batched_scores
-// CHECK: %[[N:.*]] = arith.muli %{{.*}}, %c6 : index
-// CHECK: %[[GZ:.*]] = arith.maxui %[[N]], %c1
-// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %[[GZ]])
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %c6{{.*}})
 // CHECK: %[[B:.*]] = arith.remui %[[BZ]], %{{.*}} : index
 // CHECK: memref.subview %arg0[%[[B]], 0, 0] [1, %{{.*}}, 40] [1, 1, 1] : memref<6x?x40xf32> to memref<?x40xf32, strided<[40, 1], offset: ?>>
 // CHECK: memref.subview %arg1[%[[B]], 0, 0] [1, 21, 40] [1, 1, 1] : memref<6x21x40xf32> to memref<21x40xf32, strided<[40, 1], offset: ?>>
@@ -191,5 +204,46 @@ func.func @batched_scores(%q: memref<6x?x40xf32>, %k: memref<6x21x40xf32>, %bias
     }
   }
   memref.dealloc %s : memref<6x?x21xf32>
+  return
+}
+
+// -----
+
+// The block shape for static sizes (canonicalized to constants): at most
+// 288 x 128, narrowed and then shortened until the launch has 4 blocks.
+// 256 x 256 (K = 64): 2 default blocks across -> 4 of 64 columns, each all
+// 256 rows (a multiple of 6: 258). 256 x 64: 1 default block -> 4 of 16
+// columns. 1024 x 1024: 8 x 4 default blocks, already enough (rows 258,
+// the 1024 spread evenly). 20 x 20: 2 of 16 columns (no narrower), one
+// down (no shorter than 24 rows).
+// SHAPE-LABEL: func.func @block_shapes
+// SHAPE: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// SHAPE: arith.muli %{{.*}}, %c64
+// SHAPE: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// SHAPE: arith.muli %{{.*}}, %c16
+// SHAPE: gpu.launch blocks({{.*}}) in (%{{.*}} = %c8, %{{.*}} = %c4, %{{.*}} = %c1{{.*}})
+// SHAPE: arith.muli %{{.*}}, %c258
+// SHAPE: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+func.func @block_shapes(%a: memref<256x64xf32>, %b: memref<64x256xf32>, %c: memref<256x256xf32>,
+                        %d: memref<256x256xf32>, %e: memref<256x64xf32>, %f: memref<256x64xf32>,
+                        %g: memref<1024x1024xf32>, %h: memref<1024x1024xf32>,
+                        %i: memref<20x20xf32>, %j: memref<20x20xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "matmul_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+    linalg.matmul ins(%a, %b : memref<256x64xf32>, memref<64x256xf32>) outs(%c : memref<256x256xf32>)
+  }
+  kf.kernel "matmul_1" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%f : memref<256x64xf32>)
+    linalg.matmul ins(%d, %e : memref<256x256xf32>, memref<256x64xf32>) outs(%f : memref<256x64xf32>)
+  }
+  kf.kernel "matmul_2" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%h : memref<1024x1024xf32>)
+    linalg.matmul ins(%g, %g : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%h : memref<1024x1024xf32>)
+  }
+  kf.kernel "matmul_3" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%j : memref<20x20xf32>)
+    linalg.matmul ins(%i, %i : memref<20x20xf32>, memref<20x20xf32>) outs(%j : memref<20x20xf32>)
+  }
   return
 }

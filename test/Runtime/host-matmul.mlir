@@ -118,4 +118,24 @@
 // RUN:   --input "arg2=i1[9x19]" --expect "np.where(arg2, arg0 @ arg1, np.float32(-1))" \
 // RUN:   -- --entry=batch_masked --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-MASKED
 // BATCH-MASKED: run_check: result0 float32[3, 9, 19] matches numpy
+// x @ w.t() at sizes that give the launch narrow blocks (256 x 64: 4
+// blocks of 16 columns), narrow and short ones (100 x 45: 3 of 16
+// columns, N = 45 masked, then 2 of 54 rows), one block (5 x 3) and the
+// default's 3 x 3 (700 x 300, evened to 234 x 112), K = 37 (four 8 x 8
+// squares and a tail of 5); bf16 weights.
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[256x37]" --input "arg1=f32[64x37]" \
+// RUN:   --expect "arg0 @ arg1.T" -- --entry=x_wt_dyn --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=WT-NARROW
+// WT-NARROW: run_check: result0 float32[256, 64] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[100x37]" --input "arg1=f32[45x37]" \
+// RUN:   --expect "arg0 @ arg1.T" -- --entry=x_wt_dyn --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=WT-SHORT
+// WT-SHORT: run_check: result0 float32[100, 45] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[5x37]" --input "arg1=f32[3x37]" \
+// RUN:   --expect "arg0 @ arg1.T" -- --entry=x_wt_dyn --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=WT-ONE
+// WT-ONE: run_check: result0 float32[5, 3] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[700x37]" --input "arg1=f32[300x37]" \
+// RUN:   --expect "arg0 @ arg1.T" -- --entry=x_wt_dyn --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=WT-MANY
+// WT-MANY: run_check: result0 float32[700, 300] matches numpy
+// RUN: kfuse-run %S/Inputs/host-matmul.mlir --entry=x_wt_brain --dim d0=100 --device=cpu --repeat=0 --check \
+// RUN:   | FileCheck %s --check-prefix=WT-BF16
+// WT-BF16: check against the CPU, unfused: {{.*}}: ok
 func.func private @none()

@@ -3,7 +3,9 @@
 // The BLIS/GotoBLAS scheme, written as one gpu.launch whose blocks are
 // tiles of C (so that the runtime spreads them over the cores, and the
 // kernel keeps its name, launch and report):
-//   block (bx, by): C[m0 .. m0+kBM, n0 .. n0+kNC], block dims (1, 1, 1);
+//   block (bx, by): C[m0 .. m0+bm, n0 .. n0+bn], block dims (1, 1, 1)
+//   (bm x bn at most kBM x kNC, smaller where M x N would give the
+//   threads too few blocks: HostMatmulPanels.cpp);
 //   for k0 in K by kKC:                 (panels of K sized for the caches)
 //     pack B[k0 .., n0 ..] into Bp      (kNR-wide slivers, contiguous)
 //     for each kMC rows of the block:
@@ -55,7 +57,7 @@ namespace {
 
 // Register tile: 6 rows x 16 columns = 12 of AVX2's 16 ymm registers for
 // the accumulators, 2 for the B row, 1 for the broadcast A element.
-constexpr int64_t kMR = 6, kNR = 2 * kLanes;
+constexpr int64_t kMR = 6;
 // Cache blocks: a Bp sliver (kKC x kNR f32 = 16 KiB) stays in L1 while
 // kMC rows of A (kMC x kKC x 4 = 72 KiB) and the packed panel Bp
 // (kKC x kNC x 4 = 128 KiB) stay in the 512 KiB L2.
@@ -66,6 +68,10 @@ constexpr int64_t kKC = 256, kMC = 12 * kMR, kNC = 8 * kNR;
 // N / 128 across: 8 blocks for the MLP's first matmul, 2 for its second
 // (N = 256), one per core.
 constexpr int64_t kBM = 4 * kMC;
+// The fewest rows a block is cut to where the launch would have fewer
+// than kMinBlocks blocks (HostMatmulPanels.cpp): 4 register tiles, so
+// that each element of B a block packs still feeds 24 products.
+constexpr int64_t kMinBlockRows = 4 * kMR;
 
 struct Emit {
   OpBuilder &b;
@@ -152,10 +158,18 @@ void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers
     });
     return;
   }
-  // B stored [n, k] (or strided): element by element, k innermost (the
-  // contiguous dim of a transposed B); columns past N repeat column
-  // N - 1, whose results are never stored.
   Value last = x.sub(t.N, x.idx(1));
+  if (t.k.transposed[1] && packsTransposedInRegisters(B)) {
+    // B stored [n, k] with k contiguous: 8 x 8 squares through registers.
+    x.loop(slivers, [&](Value s) {
+      packTransposedSliver(x.b, x.loc, B, Bp, s, x.add(n0, x.mul(s, x.idx(kNR))), last, k0,
+                           kcLen);
+    });
+    return;
+  }
+  // B strided otherwise: element by element, k innermost (the contiguous
+  // dim of a transposed B); columns past N repeat column N - 1, whose
+  // results are never stored.
   x.loop(slivers, [&](Value s) {
     Value col = x.add(n0, x.mul(s, x.idx(kNR)));
     x.loop(x.idx(kNR), [&](Value c) {
@@ -373,17 +387,17 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
                                               .back()
                                               .size));
   Value one = x.idx(1);
-  auto tiles = [&](Value n, int64_t tile) {
-    return arith::MaxUIOp::create(b, loc, x.ceilDiv(n, x.idx(tile)), one);
-  };
   // A batched matmul: one block per tile of C and batch index (grid z).
+  // Folded as built (static batches give constants: see chooseBlockShape).
   Value batches = one;
   for (Value s : batchSizes)
-    batches = x.mul(batches, s);
+    batches = b.createOrFold<arith::MulIOp>(loc, batches, s);
+  Value gridZ = b.createOrFold<arith::MaxUIOp>(loc, batches, one);
+  BlockShape shape = chooseBlockShape(b, loc, t.M, t.N, gridZ,
+                                      BlockLimits{kBM, kNC, kMR, kNR, kMinBlockRows});
   auto launch = kfuse::gpu::buildKernelLaunch(
       b, loc, name.getValue(),
-      kfuse::gpu::LaunchGeometry{tiles(t.N, kNC), tiles(t.M, kBM),
-                                 arith::MaxUIOp::create(b, loc, batches, one), one, one, one});
+      kfuse::gpu::LaunchGeometry{shape.gridX, shape.gridY, gridZ, one, one, one});
   b.setInsertionPointToStart(&launch.getBody().front());
   Value flat = launch.getBlockIds().z;
   t.batch.resize(k.batch);
@@ -394,8 +408,8 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
     t.batch[i] = arith::RemUIOp::create(b, loc, flat, size);
     flat = arith::DivUIOp::create(b, loc, flat, size);
   }
-  Value m0 = x.mul(launch.getBlockIds().y, x.idx(kBM));
-  Value n0 = x.mul(launch.getBlockIds().x, x.idx(kNC));
+  Value m0 = x.mul(launch.getBlockIds().y, shape.rows);
+  Value n0 = x.mul(launch.getBlockIds().x, shape.cols);
   // On the worker's stack (the host function runs one block on one
   // thread): no allocation per block. Bp's slivers are one row longer
   // than kKC so that they do not start in the same L1 set (16 KiB apart).
@@ -427,8 +441,8 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
   Value inside = arith::AndIOp::create(b, loc, x.ult(m0, t.M), x.ult(n0, t.N));
   inside = arith::AndIOp::create(b, loc, inside, x.ult(launch.getBlockIds().z, batches));
   x.branch(inside, [&] {
-    Value bmLen = x.min(x.idx(kBM), x.sub(t.M, m0));
-    Value nLen = x.min(x.idx(kNC), x.sub(t.N, n0));
+    Value bmLen = x.min(shape.rows, x.sub(t.M, m0));
+    Value nLen = x.min(shape.cols, x.sub(t.N, n0));
     Value nSlivers = x.ceilDiv(nLen, x.idx(kNR));
     SmallVector<const Kernel *> steps = k.steps();
     for (auto [si, step] : llvm::enumerate(steps)) {

@@ -17,6 +17,12 @@ namespace kfuse::host::matmul {
 
 /// f32 lanes of one AVX2 register (kVectorBits / 32).
 constexpr int64_t kLanes = 8;
+/// The columns of a register tile and of a packed sliver of B: 2 vectors.
+constexpr int64_t kNR = 2 * kLanes;
+/// The blocks a matmul launch asks for at least, where its size allows:
+/// the host runtime spreads blocks over its threads, one block a thread at
+/// a time (4: two each for 2 threads; each more block packs operands again).
+constexpr int64_t kMinBlocks = 4;
 
 /// A (bufferized) matmul kernel, as kf-assign-kernel-mappings accepted it
 /// (kfuse::gpu::checkMatmulKernel).
@@ -77,6 +83,34 @@ void finishVector(mlir::OpBuilder &b, mlir::Location loc, const Kernel &kernel,
 /// take.
 void finishScalar(mlir::OpBuilder &b, mlir::Location loc, const Kernel &kernel,
                   mlir::ValueRange batch, mlir::Value row, mlir::Value col);
+
+/// The rows and columns of C a block computes, chosen at launch (see
+/// HostMatmulPanels.cpp), and the grid they make.
+struct BlockShape {
+  mlir::Value rows, cols, gridX, gridY;
+};
+/// The default (largest) block, the steps its sides are multiples of, and
+/// the fewest rows a block is cut to.
+struct BlockLimits {
+  int64_t rows, cols, rowStep, colStep, minRows;
+};
+/// Blocks of C for an M x N matmul over `batches` (at least 1) matrices: the limits'
+/// largest where that gives kMinBlocks blocks; else narrower (down to
+/// colStep columns), then shorter (down to minRows rows) ones until it
+/// does or the matrix runs out.
+BlockShape chooseBlockShape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value M,
+                            mlir::Value N, mlir::Value batches, BlockLimits limits);
+
+/// Whether B, stored [n, k], can be packed through registers: 2-D, k
+/// contiguous, elements of at most 32 bits.
+bool packsTransposedInRegisters(mlir::Value B);
+/// Packs sliver `sliver` (columns col .. col + kNR of C, rows past lastRow
+/// of B read as lastRow) of Bp from B stored [n, k], for k0 .. k0 + kcLen:
+/// Bp[sliver, kk, c] = B[col + c, k0 + kk] as f32, 8 x 8 squares
+/// transposed in registers.
+void packTransposedSliver(mlir::OpBuilder &b, mlir::Location loc, mlir::Value B,
+                          mlir::Value Bp, mlir::Value sliver, mlir::Value col,
+                          mlir::Value lastRow, mlir::Value k0, mlir::Value kcLen);
 
 /// Stores `v` (kLanes lanes) at `indices` of `buffer`, lanes of `mask`
 /// only when it is not null.

@@ -111,3 +111,18 @@ func.func @batch_masked(%a: tensor<3x9x17xf32>, %b: tensor<3x17x19xf32>, %m: ten
   %y = kf.where %m, %h, %z : tensor<9x19xi1>, tensor<3x9x19xf32>, tensor<f32>
   return %y : tensor<3x9x19xf32>
 }
+// x @ w.t() with w [n, k] packed through registers (8 x 8 squares, a
+// scalar tail of K % 8) into blocks chosen at launch: dynamic M and N,
+// so the run's sizes pick narrow or short blocks (HostMatmulPanels.cpp).
+func.func @x_wt_dyn(%x: tensor<?x37xf32>, %w: tensor<?x37xf32>) -> tensor<?x?xf32> {
+  %t = kf.transpose %w [1, 0] : tensor<?x37xf32>
+  %h = kf.matmul %x, %t : tensor<?x37xf32>, tensor<37x?xf32>
+  return %h : tensor<?x?xf32>
+}
+// The same with bf16 weights (widened as they are packed) and a relu.
+func.func @x_wt_brain(%x: tensor<?x37xbf16>, %w: tensor<45x37xbf16>) -> tensor<?x45xbf16> {
+  %t = kf.transpose %w [1, 0] : tensor<45x37xbf16>
+  %h = kf.matmul %x, %t : tensor<?x37xbf16>, tensor<37x45xbf16>
+  %y = kf.relu %h : tensor<?x45xbf16>
+  return %y : tensor<?x45xbf16>
+}

@@ -1,0 +1,150 @@
+//===- HostMatmulPanels.cpp - a host matmul's block shape and B panels ----===//
+//
+// Two parts of HostMatmul.cpp's kernel that decide its speed on the small
+// matmuls of real models (a 256 x 64 x 256 Linear of a 16-image Mixer):
+//
+// - The block shape, chosen at launch from M, N and the batch. The host
+//   runtime spreads a launch's blocks over its threads, never one block
+//   over two, so a matmul of one 288 x 128 block ran on one core while the
+//   other waited (Mixer's channel MLP: 4 of its 5 matmuls). Where the
+//   largest blocks are too few, narrower ones come first, then shorter.
+// - B stored [n, k] (a Linear's weight read as w.t()), packed into its
+//   kNR-wide slivers through registers: 8 rows of B, 8 elements of k
+//   each, one vector.transpose (shuffles), 8 rows of the sliver. Element
+//   by element it took longer than the products it fed where K is 64.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/host/mappings/HostMatmulEpilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace kfuse::host::matmul {
+
+// The block shape's arithmetic folds as it is built: with static sizes the
+// kernel sees constants (its loops' trip counts among them), as it did
+// when the block was always 288 x 128; an SSA value would reach the
+// outlined kernel as an argument (a 64 x 64 x 16 batched matmul ran 1.4
+// times slower so).
+namespace {
+Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value ceilDiv(OpBuilder &b, Location loc, Value x, Value y) {
+  return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
+}
+Value clamp(OpBuilder &b, Location loc, Value x, Value lo, Value hi) {
+  return b.createOrFold<arith::MinUIOp>(loc, b.createOrFold<arith::MaxUIOp>(loc, x, lo), hi);
+}
+/// `v` rounded up to a multiple of `step`.
+Value roundUp(OpBuilder &b, Location loc, Value v, int64_t step) {
+  return b.createOrFold<arith::MulIOp>(loc, ceilDiv(b, loc, v, cst(b, loc, step)),
+                                       cst(b, loc, step));
+}
+} // namespace
+
+namespace {
+/// One side of C (M or N) and how it may be cut.
+struct Side {
+  Value size;
+  int64_t largest, step, least;
+};
+/// The side's block (a multiple of `step`, between `least` rounded up and
+/// `largest`) and grid: enough blocks for `want` beside `across` blocks of
+/// the other side, never fewer than its largest blocks give.
+std::pair<Value, Value> cut(OpBuilder &b, Location loc, const Side &s, Value want,
+                            Value across) {
+  Value one = cst(b, loc, 1);
+  auto atLeastOne = [&](Value v) { return b.createOrFold<arith::MaxUIOp>(loc, v, one); };
+  Value fewest = atLeastOne(ceilDiv(b, loc, s.size, cst(b, loc, s.largest)));
+  Value most = atLeastOne(ceilDiv(b, loc, s.size, cst(b, loc, s.least)));
+  Value tiles = clamp(b, loc, ceilDiv(b, loc, want, across), fewest, most);
+  Value block = clamp(b, loc, roundUp(b, loc, ceilDiv(b, loc, s.size, tiles), s.step),
+                      cst(b, loc, s.step), cst(b, loc, s.largest));
+  return {block, atLeastOne(ceilDiv(b, loc, s.size, block))};
+}
+} // namespace
+
+BlockShape chooseBlockShape(OpBuilder &b, Location loc, Value M, Value N, Value batches,
+                            BlockLimits limits) {
+  Value one = cst(b, loc, 1);
+  // Blocks each matrix of the batch needs for the launch to have
+  // kMinBlocks (at least one).
+  Value want = b.createOrFold<arith::MaxUIOp>(
+      loc, ceilDiv(b, loc, cst(b, loc, kMinBlocks), batches), one);
+  Value defaultRows = b.createOrFold<arith::MaxUIOp>(
+      loc, ceilDiv(b, loc, M, cst(b, loc, limits.rows)), one);
+  // Narrower blocks first: each packs its own columns of B and all of A's
+  // rows again; shorter ones pack their panel of B again. On Mixer's
+  // 256 x 64 x 256 Linear (2 threads) 4 blocks of 16 columns took 74 us, 8
+  // of 36 rows 104, the one 288 x 128 block 87.
+  auto [cols, gridX] = cut(b, loc, Side{N, limits.cols, limits.colStep, limits.colStep}, want,
+                           defaultRows);
+  auto [rows, gridY] =
+      cut(b, loc, Side{M, limits.rows, limits.rowStep, limits.minRows}, want, gridX);
+  return BlockShape{rows, cols, gridX, gridY};
+}
+
+bool packsTransposedInRegisters(Value B) {
+  auto type = cast<MemRefType>(B.getType());
+  return type.getRank() == 2 && type.isLastDimUnitStride() &&
+         type.getElementType().getIntOrFloatBitWidth() <= 32;
+}
+
+void packTransposedSliver(OpBuilder &b, Location loc, Value B, Value Bp, Value sliver,
+                          Value col, Value lastRow, Value k0, Value kcLen) {
+  constexpr int64_t kSquare = kLanes; // 8 x 8 f32: one ymm register a row
+  Type f32 = b.getF32Type();
+  Type element = cast<MemRefType>(B.getType()).getElementType();
+  auto row = VectorType::get({kSquare}, element);
+  auto square = VectorType::get({kSquare, kSquare}, f32);
+  Value step = cst(b, loc, kSquare);
+  Value whole = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, kcLen, step), step);
+  for (int64_t half = 0; half < kNR / kSquare; ++half) {
+    // B's rows of this half sliver; rows past N repeat row N - 1 (their
+    // columns of C are never stored).
+    SmallVector<Value> rows;
+    for (int64_t c = 0; c < kSquare; ++c)
+      rows.push_back(arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, col, cst(b, loc, half * kSquare + c)), lastRow));
+    Value lane0 = cst(b, loc, half * kSquare);
+    auto squares = scf::ForOp::create(b, loc, cst(b, loc, 0), whole, step);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(squares.getBody());
+      Value kk = squares.getInductionVar();
+      Value kIdx = arith::AddIOp::create(b, loc, k0, kk);
+      Value m = arith::ConstantOp::create(b, loc, square, b.getZeroAttr(square));
+      for (int64_t c = 0; c < kSquare; ++c) {
+        Value v = vector::LoadOp::create(b, loc, row, B, ValueRange{rows[c], kIdx});
+        if (element != f32)
+          v = arith::ExtFOp::create(b, loc, VectorType::get({kSquare}, f32), v);
+        m = vector::InsertOp::create(b, loc, v, m, c);
+      }
+      Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
+      for (int64_t i = 0; i < kSquare; ++i)
+        vector::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, t, i), Bp,
+                                ValueRange{sliver, arith::AddIOp::create(b, loc, kk, cst(b, loc, i)),
+                                           lane0});
+    }
+    // The last kcLen % 8 elements of k, one at a time.
+    auto tail = scf::ForOp::create(b, loc, whole, kcLen, cst(b, loc, 1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(tail.getBody());
+    Value kk = tail.getInductionVar();
+    Value kIdx = arith::AddIOp::create(b, loc, k0, kk);
+    for (int64_t c = 0; c < kSquare; ++c) {
+      Value v = memref::LoadOp::create(b, loc, B, ValueRange{rows[c], kIdx});
+      if (element != f32)
+        v = arith::ExtFOp::create(b, loc, f32, v);
+      memref::StoreOp::create(b, loc, v, Bp,
+                              ValueRange{sliver, kk, cst(b, loc, half * kSquare + c)});
+    }
+  }
+}
+
+} // namespace kfuse::host::matmul
