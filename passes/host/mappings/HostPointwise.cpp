@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using kfuse::gpu::PointwiseBody;
@@ -42,11 +43,34 @@ namespace {
 /// over the cores.
 constexpr int64_t kChunkElements = 16384;
 
+/// Whether each result of `map` is a loop (each loop at most once), a
+/// constant, or a loop shifted by a constant: a projected permutation of
+/// windows (a slice read in place, x[h + 1, w + 2]).
+bool isShiftedProjection(AffineMap map) {
+  llvm::SmallBitVector seen(map.getNumDims());
+  for (AffineExpr e : map.getResults()) {
+    if (isa<AffineConstantExpr>(e))
+      continue;
+    if (auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+        sum && sum.getKind() == AffineExprKind::Add && isa<AffineConstantExpr>(sum.getRHS()))
+      e = sum.getLHS();
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || seen.test(dim.getPosition()))
+      return false;
+    seen.set(dim.getPosition());
+  }
+  return true;
+}
+
 /// Whether the kernel runs as rows of vectors: every op over the same
-/// loops, each map a projected permutation that reads along the last loop
-/// (its last result) or not at all (a broadcast over it: a bias over the
-/// last dim is a vector, a value per row or a 0-d operand one value), the
-/// buffers contiguous with elements of at least a byte.
+/// loops, each map a projected permutation (its loops possibly shifted by
+/// constants: windows of a depthwise convolution) that reads along the last
+/// loop (its last result) or not at all (a broadcast over it: a bias over
+/// the last dim is a vector, a value per row or a 0-d operand one value),
+/// the buffers contiguous along their last dim (views such as slices
+/// included) with elements of at least a byte. Before views and shifts
+/// were taken, a 7 x 7 depthwise convolution (49 windows of one padded
+/// input) ran element by element.
 bool isRowwise(ArrayRef<linalg::GenericOp> ops) {
   std::optional<SmallVector<int64_t>> ranges = kfuse::gpu::sharedLoops(ops);
   if (!ranges)
@@ -56,11 +80,12 @@ bool isRowwise(ArrayRef<linalg::GenericOp> ops) {
     for (OpOperand &operand : op->getOpOperands()) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
       auto type = cast<MemRefType>(operand.get().getType());
-      if (!map.isProjectedPermutation() || !type.getLayout().isIdentity() ||
+      if (!isShiftedProjection(map) || !type.isLastDimUnitStride() ||
           !type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() < 8)
         return false;
       ArrayRef<AffineExpr> results = map.getResults();
-      if (llvm::is_contained(results, last) && results.back() != last)
+      bool reads = llvm::any_of(results, [&](AffineExpr e) { return e.isFunctionOfDim(ranges->size() - 1); });
+      if (reads && !kfuse::host::isShiftOf(results.back(), last))
         return false;
     }
   }

@@ -8,6 +8,16 @@
 using namespace mlir;
 using kfuse::host::VectorBody;
 
+bool kfuse::host::isShiftOf(AffineExpr e, AffineExpr last) {
+  if (e == last)
+    return true;
+  auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!sum || sum.getKind() != AffineExprKind::Add)
+    return false;
+  return (sum.getLHS() == last && isa<AffineConstantExpr>(sum.getRHS())) ||
+         (sum.getRHS() == last && isa<AffineConstantExpr>(sum.getLHS()));
+}
+
 bool VectorBody::supports(ArrayRef<linalg::GenericOp> ops) {
   // Whole vectors only: the scalar loop runs the tail.
   return llvm::all_of(ops, [](linalg::GenericOp op) {
@@ -57,7 +67,7 @@ Value VectorBody::load(OpBuilder &b, Location loc, linalg::GenericOp op, OpOpera
     return vector::LoadOp::create(b, loc, vectorOf(element), view, ivs[0]);
   AffineMap map = op.getMatchingIndexingMap(&operand);
   SmallVector<Value> at = kfuse::gpu::indices(b, loc, map, ivs);
-  if (map.getNumResults() && map.getResults().back() == b.getAffineDimExpr(ivs.size() - 1))
+  if (map.getNumResults() && isShiftOf(map.getResults().back(), b.getAffineDimExpr(ivs.size() - 1)))
     return vector::LoadOp::create(b, loc, vectorOf(element), operand.get(), at);
   return vector::BroadcastOp::create(b, loc, vectorOf(element),
                                      memref::LoadOp::create(b, loc, operand.get(), at));

@@ -51,6 +51,11 @@ private:
                    llvm::ArrayRef<mlir::Value> ivs);
 };
 
+/// Whether `e` is the loop `last`, or it shifted by a constant (a slice's
+/// window read in place: x[..., w + 3]); such an operand is read as a
+/// vector from its shifted first lane.
+bool isShiftOf(mlir::AffineExpr e, mlir::AffineExpr last);
+
 /// Whether the kernel reads or writes an operand transposed (every op over
 /// the same loops, rank >= 2, maps that are projected permutations, one a
 /// permutation other than the identity).

@@ -1,0 +1,84 @@
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host --cse | FileCheck %s
+// RUN: %run-check %S/Inputs/depthwise-windows.mlir --input "arg0=f32[2x4x6x11]" --input "arg1=f32[4x3x3]" \
+// RUN:   --expect "(lambda x, w: sum(np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))[:, :, dy:dy + 6, dx:dx + 11] * w[:, dy, dx][:, None, None] for dy in range(3) for dx in range(3)))(arg0, arg1)" \
+// RUN:   -- --entry=depthwise --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=NUMPY
+// NUMPY: check against the CPU, unfused: {{.*}}: ok
+// NUMPY: run_check: result0 float32[2, 4, 6, 11] matches numpy
+
+// The host's rows of vectors (HostPointwise.cpp) over windows: operands
+// that are views contiguous along their last dim (memref.subview of a
+// padded input: a slice) and maps that shift loops by constants (a
+// window read in place, x[h, w + 1]) are read as vectors along the row
+// from the shifted first lane. Before, any view or shift sent the kernel
+// element by element (a 7 x 7 depthwise convolution of ConvNeXt: 386 us,
+// 23 ns an output). The numbers of the depthwise convolution above (W = 11:
+// a vector and a tail of 3 a row) are checked against numpy.
+
+// Two windows of one padded row, w and w + 1 (a view and a shifted map), times a
+// per-channel tap broadcast along the row.
+// CHECK-LABEL: func.func @windows
+// CHECK: gpu.launch
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %c8
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %[[W]]] : memref<4x6x11xf32, strided<[78, 13, 1], offset: 1>>, vector<8xf32>
+// CHECK: %[[W1:.*]] = arith.addi %[[W]], %c1
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %[[W1]]] : memref<4x6x12xf32, strided<[78, 13, 1], offset: 1>>, vector<8xf32>
+// CHECK: %[[T:.*]] = memref.load %arg1[%{{.*}}] : memref<4xf32>
+// CHECK: vector.broadcast %[[T]] : f32 to vector<8xf32>
+// CHECK: arith.mulf %{{.*}} : vector<8xf32>
+// CHECK: arith.addf %{{.*}} : vector<8xf32>
+// CHECK: vector.store %{{.*}}, %arg2[{{.*}}] : memref<4x6x11xf32>, vector<8xf32>
+func.func @windows(%p: memref<4x6x13xf32>, %tap: memref<4xf32>, %y: memref<4x6x11xf32>) {
+  %v = memref.subview %p[0, 0, 1] [4, 6, 11] [1, 1, 1] : memref<4x6x13xf32> to memref<4x6x11xf32, strided<[78, 13, 1], offset: 1>>
+  %u = memref.subview %p[0, 0, 1] [4, 6, 12] [1, 1, 1] : memref<4x6x13xf32> to memref<4x6x12xf32, strided<[78, 13, 1], offset: 1>>
+  kf.kernel "pointwise_slice_mul_add_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2 + 1)>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%v, %u, %tap : memref<4x6x11xf32, strided<[78, 13, 1], offset: 1>>, memref<4x6x12xf32, strided<[78, 13, 1], offset: 1>>, memref<4xf32>) outs(%y : memref<4x6x11xf32>) {
+    ^bb0(%a: f32, %b: f32, %t: f32, %o: f32):
+      %m = arith.mulf %a, %t : f32
+      %s = arith.addf %m, %b : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Refused: a window of stride 2 along the row (a strided slice) is no
+// vector of consecutive elements; the kernel stays element by element.
+// CHECK-LABEL: func.func @strided_window
+// CHECK: gpu.launch
+// CHECK-NOT: vector.load
+// CHECK: memref.load
+// CHECK: gpu.terminator
+func.func @strided_window(%p: memref<4x20xf32>, %y: memref<4x10xf32>) {
+  %v = memref.subview %p[0, 0] [4, 10] [1, 2] : memref<4x20xf32> to memref<4x10xf32, strided<[20, 2]>>
+  kf.kernel "pointwise_slice_neg_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : memref<4x10xf32, strided<[20, 2]>>) outs(%y : memref<4x10xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %n = arith.negf %a : f32
+      linalg.yield %n : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Refused: the row's loop shifted inside a non-last index (x[w + 1, h])
+// reads down a column; no rows of vectors (the transpose mapping takes
+// only unshifted permutations), element by element.
+// CHECK-LABEL: func.func @shifted_column
+// CHECK: gpu.launch
+// CHECK-NOT: vector.load
+// CHECK: memref.load
+// CHECK: gpu.terminator
+func.func @shifted_column(%p: memref<9x8xf32>, %y: memref<8x8xf32>) {
+  kf.kernel "pointwise_slice_neg_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1 + 1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p : memref<9x8xf32>) outs(%y : memref<8x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %n = arith.negf %a : f32
+      linalg.yield %n : f32
+    }
+  }
+  return
+}
