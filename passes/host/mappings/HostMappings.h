@@ -24,6 +24,24 @@ constexpr unsigned kVectorBits = 256;
 mlir::LogicalResult mapPointwiseKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                        llvm::ArrayRef<mlir::linalg::GenericOp> ops);
 
+/// A kernel that is one kf.cat and nothing else: each input copied to its
+/// range of the result (HostCat.cpp); failure for any other kernel.
+mlir::LogicalResult mapCatKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                                 llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// A kernel that is one pad (cats of a constant around one input, fused,
+/// on one or more dims): each row of the result the constant, or the
+/// constant around a row of the input (HostPad.cpp); failure otherwise.
+mlir::LogicalResult mapPadKernel(mlir::OpBuilder &b, mlir::StringAttr name,
+                                 llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// Copies input[inAt..., j] to result[outAt..., j + colOffset] for j in
+/// [0, cols): vectors where both are contiguous along their last dim, then
+/// element by element (the cat and pad mappings' rows).
+void copyRow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input, mlir::Value result,
+             llvm::ArrayRef<mlir::Value> inAt, llvm::ArrayRef<mlir::Value> outAt,
+             int64_t colOffset, mlir::Value cols);
+
 /// A row kernel (block per row on the GPU): rows spread over the cores,
 /// each row's passes vectorized while the row stays in cache.
 void mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,

@@ -151,6 +151,9 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
     if (!op.hasPureBufferSemantics())
       return op.emitError("kf-map-kernels-to-host: kernel '")
              << name.getValue() << "' is not a bufferized pointwise op";
+  if (succeeded(kfuse::host::mapCatKernel(b, name, ops)) ||
+      succeeded(kfuse::host::mapPadKernel(b, name, ops)))
+    return success();
   OpBuilder::InsertionGuard guard(b);
   Location loc = ops.front()->getLoc();
   bool vectors = kfuse::gpu::isVectorizable(ops);

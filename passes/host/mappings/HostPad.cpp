@@ -1,0 +1,259 @@
+//===- HostPad.cpp - a kernel that is one pad, as copies on the CPU -------===//
+//
+// Pads: cats of constants around one input, on one or more dims (two
+// nested kf.cat that kernel formation fused, their constant inputs folded
+// into the body): the input read at `(i - low) mod size` along each padded
+// dim, the body picking it inside the box and the constant outside. As a
+// flat kernel that is scalar code with a modulo a dim (ConvNeXt's 7 x 7
+// pads: 5 ns an element); here each row of the result is the constant, or
+// the constant, a row of the input and the constant.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/host/mappings/HostMappings.h"
+#include "passes/launch/MappingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <functional>
+
+using namespace mlir;
+
+namespace {
+
+/// Elements of the result a block writes (whole rows).
+constexpr int64_t kChunkElements = 16384;
+
+struct Pad {
+  SmallVector<int64_t> low, size; // per dim; size 0: not padded
+  TypedAttr value;                // the constant outside
+};
+
+/// The body's value at indices `at`: 0 for the input, 1 for the constant,
+/// nullopt where it computes anything else (see matchPad).
+std::optional<int> evalPadBody(Block &body, ArrayRef<int64_t> at, TypedAttr &value) {
+  llvm::DenseMap<Value, int64_t> ints; // indices and i1s computed here
+  llvm::DenseMap<Value, int> picks;    // 0: the input, 1: the constant
+  picks[body.getArgument(0)] = 0;
+  // Constants may be defined in the body or above it.
+  auto intOf = [&](Value v) -> std::optional<int64_t> {
+    if (auto it = ints.find(v); it != ints.end())
+      return it->second;
+    return getConstantIntValue(v);
+  };
+  auto pickOf = [&](Value v) -> std::optional<int> {
+    if (auto it = picks.find(v); it != picks.end())
+      return it->second;
+    auto c = v.getDefiningOp<arith::ConstantOp>();
+    if (!c || !isa<FloatAttr>(c.getValue()) || (value && value != c.getValue()))
+      return std::nullopt; // not a float constant, or a second value
+    value = c.getValue();
+    return 1;
+  };
+  for (Operation &op : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+      ints[index] = at[index.getDim()];
+    } else if (isa<arith::ConstantOp>(op)) {
+      continue; // read where used
+    } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      std::optional<int64_t> lhs = intOf(cmp.getLhs()), rhs = intOf(cmp.getRhs());
+      if (cmp.getPredicate() != arith::CmpIPredicate::ult || !lhs || !rhs)
+        return std::nullopt;
+      ints[cmp] = uint64_t(*lhs) < uint64_t(*rhs);
+    } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      std::optional<int64_t> cond = intOf(select.getCondition());
+      std::optional<int> pick =
+          cond ? pickOf(*cond ? select.getTrueValue() : select.getFalseValue()) : std::nullopt;
+      if (!pick)
+        return std::nullopt;
+      picks[select] = *pick;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return pickOf(cast<linalg::YieldOp>(body.getTerminator()).getValues()[0]);
+}
+
+/// `op` as a pad, if it is one: one input of the result's element type and
+/// static shape, read through maps that are the identity but on its
+/// padded dims, where the result's index less the dim's low pad (the least
+/// constant the body compares that dim's index with) gives the input's over
+/// its range; and a body of indices, compares, selects and one constant
+/// that yields the input exactly inside the box and the constant outside
+/// (evaluated at the box's edges and the result's ends on every dim).
+std::optional<Pad> matchPad(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return std::nullopt;
+  auto result = cast<MemRefType>(op.getDpsInits()[0].getType());
+  auto input = cast<MemRefType>(op.getDpsInputs()[0].getType());
+  if (!result.hasStaticShape() || !input.hasStaticShape() ||
+      input.getElementType() != result.getElementType() || input.getRank() != result.getRank())
+    return std::nullopt;
+  unsigned rank = result.getRank();
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  Block &body = op.getRegion().front();
+  Pad pad{SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(rank, 0), TypedAttr()};
+  // Each dim's low pad: the least bound its index is compared with.
+  SmallVector<std::optional<int64_t>> lows(rank);
+  for (Operation &inner : body.without_terminator())
+    if (auto cmp = dyn_cast<arith::CmpIOp>(inner))
+      if (auto index = cmp.getLhs().getDefiningOp<linalg::IndexOp>())
+        if (std::optional<int64_t> c = getConstantIntValue(cmp.getRhs()))
+          lows[index.getDim()] = std::min(lows[index.getDim()].value_or(*c), *c);
+  bool padded = false;
+  for (unsigned i = 0; i < rank; ++i) {
+    AffineExpr e = map.getResult(i);
+    if (e == getAffineDimExpr(i, op.getContext())) {
+      if (input.getDimSize(i) != result.getDimSize(i))
+        return std::nullopt;
+      continue;
+    }
+    if (!lows[i] || llvm::any_of(llvm::seq<unsigned>(0, rank), [&](unsigned j) {
+          return j != i && e.isFunctionOfDim(j);
+        }))
+      return std::nullopt;
+    int64_t low = *lows[i], size = input.getDimSize(i);
+    if (low < 0 || low + size > result.getDimSize(i))
+      return std::nullopt;
+    SmallVector<AffineExpr> at(rank, getAffineConstantExpr(0, op.getContext()));
+    for (int64_t r = low; r < low + size; ++r) {
+      at[i] = getAffineConstantExpr(r, op.getContext());
+      auto c = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(e.replaceDims(at), rank, 0));
+      if (!c || c.getValue() != r - low)
+        return std::nullopt;
+    }
+    pad.low[i] = low;
+    pad.size[i] = size;
+    padded = true;
+  }
+  if (!padded)
+    return std::nullopt;
+  // The body at every combination of each padded dim's telling indices.
+  SmallVector<SmallVector<int64_t>> points(rank);
+  for (unsigned i = 0; i < rank; ++i) {
+    if (!pad.size[i]) {
+      points[i] = {0};
+      continue;
+    }
+    for (int64_t r : {int64_t(0), pad.low[i] - 1, pad.low[i], pad.low[i] + pad.size[i] - 1,
+                      pad.low[i] + pad.size[i], result.getDimSize(i) - 1})
+      if (r >= 0 && r < result.getDimSize(i) && !llvm::is_contained(points[i], r))
+        points[i].push_back(r);
+  }
+  SmallVector<int64_t> at(rank, 0);
+  std::function<bool(unsigned)> check = [&](unsigned i) -> bool {
+    if (i == rank) {
+      bool inside = true;
+      for (unsigned j = 0; j < rank; ++j)
+        inside &= !pad.size[j] || (at[j] >= pad.low[j] && at[j] < pad.low[j] + pad.size[j]);
+      std::optional<int> pick = evalPadBody(body, at, pad.value);
+      return pick && *pick == (inside ? 0 : 1);
+    }
+    for (int64_t r : points[i]) {
+      at[i] = r;
+      if (!check(i + 1))
+        return false;
+    }
+    return true;
+  };
+  if (!check(0) || !pad.value)
+    return std::nullopt;
+  return pad;
+}
+
+/// Stores `value` to result[at..., c] for c in [from, to).
+void fillRow(OpBuilder &b, Location loc, Value result, ArrayRef<Value> at, Value value,
+             int64_t from, int64_t to) {
+  auto type = cast<MemRefType>(result.getType());
+  int64_t lanes = std::max<int64_t>(1, kfuse::host::kVectorBits / type.getElementTypeBitWidth());
+  auto splat = VectorType::get({lanes}, type.getElementType());
+  Value v = vector::BroadcastOp::create(b, loc, splat, value);
+  int64_t c = from;
+  for (; c + lanes <= to; c += lanes) {
+    SmallVector<Value> idx(at);
+    idx.push_back(arith::ConstantIndexOp::create(b, loc, c));
+    vector::StoreOp::create(b, loc, v, result, idx);
+  }
+  for (; c < to; ++c) {
+    SmallVector<Value> idx(at);
+    idx.push_back(arith::ConstantIndexOp::create(b, loc, c));
+    memref::StoreOp::create(b, loc, value, result, idx);
+  }
+}
+
+} // namespace
+
+LogicalResult kfuse::host::mapPadKernel(OpBuilder &b, StringAttr name,
+                                        ArrayRef<linalg::GenericOp> ops) {
+  if (ops.size() != 1)
+    return failure();
+  linalg::GenericOp op = ops.front();
+  std::optional<Pad> pad = matchPad(op);
+  if (!pad)
+    return failure();
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = op.getLoc();
+  Value input = op.getDpsInputs()[0], result = op.getDpsInits()[0];
+  auto type = cast<MemRefType>(result.getType());
+  unsigned rank = type.getRank();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t width = shape.back(), rows = 1;
+  for (int64_t s : shape.drop_back())
+    rows *= s;
+  int64_t perBlock = std::max<int64_t>(1, kChunkElements / std::max<int64_t>(width, 1));
+  int64_t blocks = std::max<int64_t>(1, (rows + perBlock - 1) / perBlock);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto launch = kfuse::gpu::buildKernelLaunch(
+      b, loc, name.getValue(),
+      {arith::ConstantIndexOp::create(b, loc, blocks), one, one, one, one, one});
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value first = arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                                      arith::ConstantIndexOp::create(b, loc, perBlock));
+  Value last = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, first, arith::ConstantIndexOp::create(b, loc, perBlock)),
+      arith::ConstantIndexOp::create(b, loc, rows));
+  Value value = arith::ConstantOp::create(b, loc, pad->value);
+  auto loop = scf::ForOp::create(b, loc, first, last, one);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> rowSizes;
+  for (int64_t s : shape.drop_back())
+    rowSizes.push_back(arith::ConstantIndexOp::create(b, loc, s));
+  SmallVector<Value> at = kfuse::gpu::delinearize(b, loc, loop.getInductionVar(), rowSizes);
+  // Inside the box on every padded dim but the last: the input's row.
+  Value inside;
+  SmallVector<Value> from(at);
+  for (unsigned i = 0; i + 1 < rank; ++i) {
+    if (!pad->size[i])
+      continue;
+    Value low = arith::ConstantIndexOp::create(b, loc, pad->low[i]);
+    Value shifted = arith::SubIOp::create(b, loc, at[i], low);
+    // Unsigned: below the low pad wraps around, past the size too.
+    Value within = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, shifted,
+                                         arith::ConstantIndexOp::create(b, loc, pad->size[i]));
+    inside = inside ? arith::AndIOp::create(b, loc, inside, within).getResult() : within;
+    from[i] = shifted;
+  }
+  if (!inside) // padded on the last dim only: every row holds a row of the input
+    inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+  int64_t lowCol = pad->size[rank - 1] ? pad->low[rank - 1] : 0;
+  int64_t cols = pad->size[rank - 1] ? pad->size[rank - 1] : width;
+  auto branch = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  fillRow(b, loc, result, at, value, 0, lowCol);
+  // The input's row [0, cols) to columns [lowCol, lowCol + cols) (copyRows
+  // on one row, whose indices `from` are the input's).
+  {
+    SmallVector<Value> inAt(from), outAt(at);
+    kfuse::host::copyRow(b, loc, input, result, inAt, outAt, lowCol,
+            arith::ConstantIndexOp::create(b, loc, cols));
+  }
+  fillRow(b, loc, result, at, value, lowCol + cols, width);
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  fillRow(b, loc, result, at, value, 0, width);
+  kfuse::gpu::finishLaunch(b, loc, launch);
+  return success();
+}

@@ -1,0 +1,169 @@
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host --cse | FileCheck %s
+// RUN: %run-check %S/Inputs/host-cat.mlir --input "arg0=f32[2x3x5]" --input "arg1=f32[2x4x5]" --input "arg2=f32[2x1x5]" \
+// RUN:   --expect "np.concatenate([arg0, arg1, arg2], 1)" -- --entry=middle --device=cpu --repeat=1 --check \
+// RUN:   | FileCheck %s --check-prefix=MIDDLE
+// MIDDLE: run_check: result0 float32[2, 8, 5] matches numpy
+// RUN: %run-check %S/Inputs/host-cat.mlir --input "arg0=i32[7x3]" --input "arg1=i32[7x19]" --input "arg2=i32[7x1]" \
+// RUN:   --expect "np.concatenate([arg0, arg1, arg2], 1)" -- --entry=last --device=cpu --repeat=1 \
+// RUN:   | FileCheck %s --check-prefix=LAST
+// LAST: run_check: result0 int32[7, 23] matches numpy (max abs error 0, max rel error 0)
+// RUN: %run-check %S/Inputs/host-cat.mlir --input "arg0=f32[3x10x10]" \
+// RUN:   --expect "np.stack([arg0[:, 0::2, 0::2], arg0[:, 1::2, 1::2]], 1)" -- --entry=windows --device=cpu --repeat=1 \
+// RUN:   | FileCheck %s --check-prefix=WINDOWS
+// WINDOWS: run_check: result0 float32[3, 2, 5, 5] matches numpy (max abs error 0, max rel error 0)
+// RUN: %run-check %S/Inputs/host-cat.mlir --input "arg0=f32[4x3]" --input "arg1=f32[4x5]" \
+// RUN:   --expect "np.exp(np.concatenate([arg0, arg1], 1))" -- --entry=cat_exp --device=cpu --repeat=1 --check \
+// RUN:   | FileCheck %s --check-prefix=CAT-EXP
+// CAT-EXP: run_check: result0 float32[4, 8] matches numpy
+// RUN: %run-check %S/Inputs/host-cat.mlir --input "arg0=f32[2x3x6x11]" \
+// RUN:   --expect "np.pad(arg0, ((0, 0), (0, 0), (1, 1), (2, 2)))" -- --entry=pad2 --device=cpu --repeat=1 \
+// RUN:   | FileCheck %s --check-prefix=PAD2
+// PAD2: run_check: result0 float32[2, 3, 8, 15] matches numpy (max abs error 0,
+// RUN: %run-check %S/Inputs/host-cat.mlir --input "arg0=f32[5x9]" \
+// RUN:   --expect "np.pad(arg0, ((0, 0), (3, 9)), constant_values=1.5)" -- --entry=pad_last --device=cpu --repeat=1 \
+// RUN:   | FileCheck %s --check-prefix=PAD-LAST
+// PAD-LAST: run_check: result0 float32[5, 21] matches numpy (max abs error 0, max rel error 0)
+
+// A kernel that is one kf.cat (HostCat.cpp): each input copied to its range
+// of the result, a block an (input, part of its rows), grid x over the
+// inputs and an scf.index_switch on it; rows as vectors of 8 where both
+// sides are contiguous along the last dim, the offset added to the joined
+// dim's index. The numbers above are checked against numpy (the im2col-like
+// strided windows copied element by element, exactly).
+
+// Along the last dim: input 1 lands at column j + 3.
+// CHECK-LABEL: func.func @cat_last
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C2]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK: scf.index_switch %[[BX]]
+// CHECK: case 0 {
+// CHECK: vector.load %arg0[%{{.*}}, %{{.*}}] : memref<4x3xf32>, vector<8xf32>
+// CHECK: case 1 {
+// CHECK: %[[J3:.*]] = arith.addi %[[J:.*]], %c3
+// CHECK: %[[V:.*]] = vector.load %arg1[%{{.*}}, %[[J]]] : memref<4x20xf32>, vector<8xf32>
+// CHECK: vector.store %[[V]], %arg2[%{{.*}}, %[[J3]]] : memref<4x23xf32>, vector<8xf32>
+// CHECK: memref.load %arg1
+// CHECK: default {
+// CHECK-NOT: arith.remsi
+func.func @cat_last(%x: memref<4x3xf32>, %y: memref<4x20xf32>, %c: memref<4x23xf32>) {
+  %c3 = arith.constant 3 : index
+  kf.kernel "pointwise_cat_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 mod 3)>, affine_map<(d0, d1) -> (d0, (d1 - 3) mod 20)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<4x3xf32>, memref<4x20xf32>) outs(%c : memref<4x23xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %i = linalg.index 1 : index
+      %in = arith.cmpi ult, %i, %c3 : index
+      %v = arith.select %in, %a, %b : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Refused: the body computes more than the pick (an exp fused into the
+// cat): the flat mapping, every input read through its modulo map.
+// CHECK-LABEL: func.func @cat_exp
+// CHECK: gpu.launch
+// CHECK-NOT: scf.index_switch
+// CHECK: arith.remsi
+func.func @cat_exp(%x: memref<4x3xf32>, %y: memref<4x20xf32>, %c: memref<4x23xf32>) {
+  %c3 = arith.constant 3 : index
+  kf.kernel "pointwise_cat_exp_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 mod 3)>, affine_map<(d0, d1) -> (d0, (d1 - 3) mod 20)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<4x3xf32>, memref<4x20xf32>) outs(%c : memref<4x23xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %i = linalg.index 1 : index
+      %in = arith.cmpi ult, %i, %c3 : index
+      %v = arith.select %in, %a, %b : f32
+      %e = math.exp %v : f32
+      linalg.yield %e : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Refused: the second input is read at j - 2, not j - 3 (its range starts
+// at 3): not a cat, left to the flat mapping.
+// CHECK-LABEL: func.func @not_a_cat
+// CHECK: gpu.launch
+// CHECK-NOT: scf.index_switch
+func.func @not_a_cat(%x: memref<4x3xf32>, %y: memref<4x21xf32>, %c: memref<4x23xf32>) {
+  %c3 = arith.constant 3 : index
+  kf.kernel "pointwise_cat_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 mod 3)>, affine_map<(d0, d1) -> (d0, (d1 - 2) mod 21)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<4x3xf32>, memref<4x21xf32>) outs(%c : memref<4x23xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %i = linalg.index 1 : index
+      %in = arith.cmpi ult, %i, %c3 : index
+      %v = arith.select %in, %a, %b : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// A pad (two cats of zeros fused, their constants folded into the body):
+// each row of the result zeros, or zeros, the input's row and zeros; no
+// modulo. The input's row is read at (c - 1) for result rows 1 .. 8.
+// CHECK-LABEL: func.func @pad
+// CHECK: gpu.launch
+// CHECK: %[[H:.*]] = arith.subi %{{.*}}, %c1
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[H]], %c8
+// CHECK: scf.if %[[IN]] {
+// CHECK: vector.load %arg0[%{{.*}}, %[[H]], %{{.*}}] : memref<2x8x8xf32>, vector<8xf32>
+// CHECK: } else {
+// CHECK: vector.store %{{.*}}, %arg1[%{{.*}}, %{{.*}}, %c0] : memref<2x10x10xf32>, vector<8xf32>
+// CHECK-NOT: arith.remsi
+// CHECK: gpu.terminator
+func.func @pad(%x: memref<2x8x8xf32>, %y: memref<2x10x10xf32>) {
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "pointwise_cat_cat_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, (d1 - 1) mod 8, (d2 - 1) mod 8)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : memref<2x8x8xf32>) outs(%y : memref<2x10x10xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = linalg.index 1 : index
+      %1 = arith.cmpi ult, %0, %c9 : index
+      %2 = arith.select %1, %in, %zero : f32
+      %3 = arith.cmpi ult, %0, %c1 : index
+      %4 = arith.select %3, %zero, %2 : f32
+      %5 = linalg.index 2 : index
+      %6 = arith.cmpi ult, %5, %c9 : index
+      %7 = arith.select %6, %4, %zero : f32
+      %8 = arith.cmpi ult, %5, %c1 : index
+      %9 = arith.select %8, %zero, %7 : f32
+      linalg.yield %9 : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Refused: zeros below and ones above (two constants) is no pad of one
+// value: the flat mapping.
+// CHECK-LABEL: func.func @two_values
+// CHECK: gpu.launch
+// CHECK-NOT: scf.if
+// CHECK: arith.remsi
+func.func @two_values(%x: memref<8xf32>, %y: memref<10xf32>) {
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  kf.kernel "pointwise_cat_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0) -> ((d0 - 1) mod 8)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<8xf32>) outs(%y : memref<10xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = linalg.index 0 : index
+      %1 = arith.cmpi ult, %0, %c9 : index
+      %2 = arith.select %1, %in, %one : f32
+      %3 = arith.cmpi ult, %0, %c1 : index
+      %4 = arith.select %3, %zero, %2 : f32
+      linalg.yield %4 : f32
+    }
+  }
+  return
+}
