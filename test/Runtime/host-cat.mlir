@@ -167,3 +167,35 @@ func.func @two_values(%x: memref<8xf32>, %y: memref<10xf32>) {
   }
   return
 }
+
+// -----
+
+// Refused: the body also picks the constant inside the box (rows 3 and 4
+// of 1 .. 8, a hole): no pad, though its edges look like one.
+// CHECK-LABEL: func.func @hole
+// CHECK: gpu.launch
+// CHECK-NOT: scf.if
+// CHECK: arith.remsi
+func.func @hole(%x: memref<8xf32>, %y: memref<10xf32>) {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "pointwise_cat_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0) -> ((d0 - 1) mod 8)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<8xf32>) outs(%y : memref<10xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = linalg.index 0 : index
+      %1 = arith.cmpi ult, %0, %c9 : index
+      %2 = arith.select %1, %in, %zero : f32
+      %3 = arith.cmpi ult, %0, %c5 : index
+      %4 = arith.select %3, %zero, %2 : f32
+      %5 = arith.cmpi ult, %0, %c3 : index
+      %6 = arith.select %5, %2, %4 : f32
+      %7 = arith.cmpi ult, %0, %c1 : index
+      %8 = arith.select %7, %zero, %6 : f32
+      linalg.yield %8 : f32
+    }
+  }
+  return
+}

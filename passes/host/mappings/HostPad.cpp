@@ -83,7 +83,8 @@ std::optional<int> evalPadBody(Block &body, ArrayRef<int64_t> at, TypedAttr &val
 /// constant the body compares that dim's index with) gives the input's over
 /// its range; and a body of indices, compares, selects and one constant
 /// that yields the input exactly inside the box and the constant outside
-/// (evaluated at the box's edges and the result's ends on every dim).
+/// (evaluated on both sides of every bound it compares an index with, and
+/// at the result's ends, on every dim).
 std::optional<Pad> matchPad(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 1 || op.getNumReductionLoops() != 0 ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
@@ -97,13 +98,22 @@ std::optional<Pad> matchPad(linalg::GenericOp op) {
   AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   Block &body = op.getRegion().front();
   Pad pad{SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(rank, 0), TypedAttr()};
-  // Each dim's low pad: the least bound its index is compared with.
+  // The bounds each dim's index is compared with (every compare must be
+  // of an index with a constant: the body is then constant between the
+  // bounds on every dim), and each dim's low pad, the least of them.
+  SmallVector<SmallVector<int64_t>> cuts(rank);
   SmallVector<std::optional<int64_t>> lows(rank);
-  for (Operation &inner : body.without_terminator())
-    if (auto cmp = dyn_cast<arith::CmpIOp>(inner))
-      if (auto index = cmp.getLhs().getDefiningOp<linalg::IndexOp>())
-        if (std::optional<int64_t> c = getConstantIntValue(cmp.getRhs()))
-          lows[index.getDim()] = std::min(lows[index.getDim()].value_or(*c), *c);
+  for (Operation &inner : body.without_terminator()) {
+    auto cmp = dyn_cast<arith::CmpIOp>(inner);
+    if (!cmp)
+      continue;
+    auto index = cmp.getLhs().getDefiningOp<linalg::IndexOp>();
+    std::optional<int64_t> c = getConstantIntValue(cmp.getRhs());
+    if (!index || !c)
+      return std::nullopt;
+    cuts[index.getDim()].push_back(*c);
+    lows[index.getDim()] = std::min(lows[index.getDim()].value_or(*c), *c);
+  }
   bool padded = false;
   for (unsigned i = 0; i < rank; ++i) {
     AffineExpr e = map.getResult(i);
@@ -132,17 +142,22 @@ std::optional<Pad> matchPad(linalg::GenericOp op) {
   }
   if (!padded)
     return std::nullopt;
-  // The body at every combination of each padded dim's telling indices.
+  // The body at every combination of each dim's telling indices: both
+  // sides of every bound it is compared with, and the dim's ends, so that
+  // every stretch on which the body is constant is seen (it is one value
+  // a combination of stretches).
   SmallVector<SmallVector<int64_t>> points(rank);
+  int64_t combinations = 1;
   for (unsigned i = 0; i < rank; ++i) {
-    if (!pad.size[i]) {
-      points[i] = {0};
-      continue;
-    }
-    for (int64_t r : {int64_t(0), pad.low[i] - 1, pad.low[i], pad.low[i] + pad.size[i] - 1,
-                      pad.low[i] + pad.size[i], result.getDimSize(i) - 1})
+    SmallVector<int64_t> telling{0, result.getDimSize(i) - 1};
+    for (int64_t c : cuts[i])
+      telling.append({c - 1, c});
+    for (int64_t r : telling)
       if (r >= 0 && r < result.getDimSize(i) && !llvm::is_contained(points[i], r))
         points[i].push_back(r);
+    combinations *= std::max<int64_t>(1, points[i].size());
+    if (combinations > (1 << 14))
+      return std::nullopt; // too many bounds to prove it cheaply
   }
   SmallVector<int64_t> at(rank, 0);
   std::function<bool(unsigned)> check = [&](unsigned i) -> bool {
