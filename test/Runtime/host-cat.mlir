@@ -23,6 +23,10 @@
 // RUN:   --expect "np.pad(arg0, ((0, 0), (3, 9)), constant_values=1.5)" -- --entry=pad_last --device=cpu --repeat=1 \
 // RUN:   | FileCheck %s --check-prefix=PAD-LAST
 // PAD-LAST: run_check: result0 float32[5, 21] matches numpy (max abs error 0, max rel error 0)
+// RUN: %run-check %S/Inputs/host-cat.mlir --input "arg0=i32[3x40]" \
+// RUN:   --expect "np.pad(arg0, ((0, 0), (10, 70)), constant_values=7)" -- --entry=pad_i32 --device=cpu --repeat=1 \
+// RUN:   | FileCheck %s --check-prefix=PAD-I32
+// PAD-I32: run_check: result0 int32[3, 120] matches numpy (max abs error 0, max rel error 0)
 
 // A kernel that is one kf.cat (HostCat.cpp): each input copied to its range
 // of the result, a block an (input, part of its rows), grid x over the

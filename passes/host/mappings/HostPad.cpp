@@ -48,8 +48,8 @@ std::optional<int> evalPadBody(Block &body, ArrayRef<int64_t> at, TypedAttr &val
     if (auto it = picks.find(v); it != picks.end())
       return it->second;
     auto c = v.getDefiningOp<arith::ConstantOp>();
-    if (!c || !isa<FloatAttr>(c.getValue()) || (value && value != c.getValue()))
-      return std::nullopt; // not a float constant, or a second value
+    if (!c || c.getType() != body.getArgument(0).getType() || (value && value != c.getValue()))
+      return std::nullopt; // not a constant element, or a second value
     value = c.getValue();
     return 1;
   };
@@ -187,7 +187,19 @@ void fillRow(OpBuilder &b, Location loc, Value result, ArrayRef<Value> at, Value
   int64_t lanes = std::max<int64_t>(1, kfuse::host::kVectorBits / type.getElementTypeBitWidth());
   auto splat = VectorType::get({lanes}, type.getElementType());
   Value v = vector::BroadcastOp::create(b, loc, splat, value);
-  int64_t c = from;
+  int64_t whole = (to - from) / lanes * lanes, c = from;
+  if (whole > 4 * lanes) {
+    // A long stretch: a loop of vector stores.
+    auto loop = scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, from),
+                                   arith::ConstantIndexOp::create(b, loc, from + whole),
+                                   arith::ConstantIndexOp::create(b, loc, lanes));
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> idx(at);
+    idx.push_back(loop.getInductionVar());
+    vector::StoreOp::create(b, loc, v, result, idx);
+    c = from + whole;
+  }
   for (; c + lanes <= to; c += lanes) {
     SmallVector<Value> idx(at);
     idx.push_back(arith::ConstantIndexOp::create(b, loc, c));

@@ -41,3 +41,10 @@ func.func @pad_last(%x: tensor<5x9xf32>) -> tensor<5x21xf32> {
   %p = kf.cat %l, %x, %r dim 1 : tensor<5x3xf32>, tensor<5x9xf32>, tensor<5x9xf32>
   return %p : tensor<5x21xf32>
 }
+// An i32 pad with a long right side (70: a loop of vector stores).
+func.func @pad_i32(%x: tensor<3x40xi32>) -> tensor<3x120xi32> {
+  %l = kf.constant dense<7> : tensor<3x10xi32>
+  %r = kf.constant dense<7> : tensor<3x70xi32>
+  %p = kf.cat %l, %x, %r dim 1 : tensor<3x10xi32>, tensor<3x40xi32>, tensor<3x70xi32>
+  return %p : tensor<3x120xi32>
+}
