@@ -28,6 +28,7 @@ a model never fails for being compiled. Not built yet: CUDA tensors (the
 graph runs in PyTorch) and autograd (the library computes forward only: use
 it under torch.no_grad() or in eval mode).
 """
+import copy
 import ctypes
 import hashlib
 import os
@@ -36,6 +37,7 @@ import shutil
 import re
 import subprocess
 import tempfile
+import threading
 import warnings
 import weakref
 
@@ -113,6 +115,7 @@ class CompiledGraph:
         self.results = _result_types(program.text, program.entry)
         self.weights = [torch.from_numpy(a) for a in program.inputs[:len(program.args) -
                                                                       self.n_inputs(program)]]
+        self._marshal = threading.local()
         compiler = _tool("kfuse-compile", "KFUSE_COMPILE")
         key = hashlib.sha256((program.text + "\0" + _compiler_identity(compiler)).encode())
         key = key.hexdigest()[:32]
@@ -143,13 +146,9 @@ class CompiledGraph:
         return sum(1 for _, what in program.args if what.endswith("(input)"))
 
     def __call__(self, *inputs):
-        args = list(self.weights) + [t.contiguous() for t in inputs]
-        descriptors = [_descriptor(t) for t in args]
-        words = sum(3 + 2 * len(shape) for shape, _ in self.results)
-        out = (ctypes.c_int64 * max(words, 1))()
-        pointers = ([ctypes.cast(out, ctypes.c_void_p)] if self.results else []) + \
-                   [ctypes.cast(d, ctypes.c_void_p) for d in descriptors]
-        self.fn((ctypes.c_void_p * len(pointers))(*pointers))
+        args = self.weights + [t if t.is_contiguous() else t.contiguous() for t in inputs]
+        pointers, out = self._pointers(args)
+        self.fn(pointers)
         results, w = [], 0
         owned = {t.data_ptr(): t for t in args}
         for shape, dtype in self.results:
@@ -161,6 +160,30 @@ class CompiledGraph:
             results.append(self._wrap(allocated, aligned, offset, sizes, strides,
                                       _DTYPES[dtype], owned))
         return tuple(results)
+
+    def _pointers(self, args):
+        """The entry's pointer array for `args` and the results' words.
+        Each thread keeps its own array and the descriptor of each argument,
+        made again only where the tensor at that position moved or changed
+        shape: the weights never do, and a model's inputs seldom. Made
+        afresh on every call (ctypes arrays and casts), a model with 57
+        arguments spent 0.7 ms a call here, more than its smaller kernels."""
+        state = self._marshal
+        if getattr(state, "pointers", None) is None:
+            words = sum(3 + 2 * len(shape) for shape, _ in self.results)
+            state.out = (ctypes.c_int64 * max(words, 1))()
+            first = 1 if self.results else 0
+            state.pointers = (ctypes.c_void_p * (first + len(args)))()
+            if first:
+                state.pointers[0] = ctypes.addressof(state.out)
+            state.first, state.keys, state.descriptors = first, [None] * len(args), [None] * len(args)
+        for i, t in enumerate(args):
+            key = (t.data_ptr(), t.shape)
+            if state.keys[i] != key:
+                d = _descriptor(t)
+                state.keys[i], state.descriptors[i] = key, d
+                state.pointers[state.first + i] = ctypes.addressof(d)
+        return state.pointers, state.out
 
     @staticmethod
     def _wrap(allocated, aligned, offset, sizes, strides, dtype, owned):
@@ -255,6 +278,73 @@ def _split(gm, example_inputs, cache_dir):
     return fused, refused
 
 
+def _is_buffer(node):
+    """Whether Dynamo lifted this placeholder from a module's buffers (its
+    source names `_buffers`), not from a parameter or the caller."""
+    source = getattr(node.meta.get("grapharg"), "source", None)
+    while source is not None:
+        if getattr(source, "member", None) == "_buffers":
+            return True
+        source = getattr(source, "base", None)
+    return False
+
+
+def _freeze_buffers(gm, example_inputs):
+    """gm with its small integer and bool buffers made constants, and
+    [(position, value)] of the inputs that were those buffers.
+
+    Dynamo hands a module's buffers to the backend as inputs, so where
+    torch.export folds BERT's token types (a gather from a buffer of zeros
+    at position ids, fold.py) the backend saw an i64 gather, which kf
+    refuses, and the graph was split around it. Position ids, token types
+    and masks are integer buffers the model never changes; made module
+    buffers (non-persistent) of the graph, they fold as they do in
+    kfuse-import. Dynamo does not guard on their values, so _Frozen checks
+    them on every call (a few microseconds each: small ones only) and runs
+    the call in PyTorch if one changed."""
+    from .fold import SMALL
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    frozen = [(i, n, x) for i, (n, x) in enumerate(zip(placeholders, example_inputs))
+              if isinstance(x, torch.Tensor) and _is_buffer(n) and x.numel() <= SMALL
+              and not (x.is_floating_point() or x.is_complex())]
+    if not frozen:
+        return gm, []
+    module = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+    nodes = {n.name: n for n in module.graph.nodes}
+    for k, (_, node, value) in enumerate(frozen):
+        name = f"_kfuse_frozen_{k}"
+        module.register_buffer(name, value.detach().clone(), persistent=False)
+        placeholder = nodes[node.name]
+        with module.graph.inserting_before(placeholder):
+            constant = module.graph.get_attr(name)
+        constant.meta = dict(placeholder.meta)
+        placeholder.replace_all_uses_with(constant)
+        module.graph.erase_node(placeholder)
+    module.recompile()
+    return module, [(i, value.detach().clone()) for i, _, value in frozen]
+
+
+class _Frozen:
+    """A library compiled with some inputs frozen (_freeze_buffers): called
+    with all of Dynamo's inputs, it checks the frozen ones and passes on the
+    rest; a frozen input whose values changed runs the call in PyTorch."""
+
+    def __init__(self, compiled, frozen, fallback):
+        self.compiled, self.frozen, self.fallback = compiled, frozen, fallback
+        self.skipped = {i for i, _ in frozen}
+        self.warned = False
+
+    def __call__(self, *inputs):
+        for i, value in self.frozen:
+            if not torch.equal(inputs[i], value):
+                if not self.warned:
+                    warnings.warn("kfuse: a buffer the library was compiled with changed "
+                                  "its values; this graph runs in PyTorch", stacklevel=2)
+                    self.warned = True
+                return self.fallback(*inputs)
+        return self.compiled(*[t for i, t in enumerate(inputs) if i not in self.skipped])
+
+
 def kfuse_backend(gm, example_inputs):
     """The torch.compile backend: the graph as a kfuse library, or as PyTorch
     runs it where kfuse cannot (with a warning saying why)."""
@@ -271,8 +361,12 @@ def kfuse_backend(gm, example_inputs):
         why = "a graph that needs gradients (kfuse computes forward only)"
     if why is None:
         try:
-            program = import_module(gm, tuple(example_inputs), entry="graph")
-            return CompiledGraph(program, cache_dir)
+            module, frozen = _freeze_buffers(gm, example_inputs)
+            kept = [x for i, x in enumerate(example_inputs)
+                    if i not in {j for j, _ in frozen}]
+            program = import_module(module, tuple(kept), entry="graph")
+            compiled = CompiledGraph(program, cache_dir)
+            return _Frozen(compiled, frozen, gm.forward) if frozen else compiled
         except (UnsupportedOp, RuntimeError, ValueError, OSError) as e:
             why = str(e).splitlines()[0]
         # Per op: the parts kfuse handles compiled, the rest left to PyTorch.

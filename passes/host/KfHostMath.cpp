@@ -42,6 +42,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/host/HostMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -201,6 +202,8 @@ struct F64Math {
   }
 };
 
+} // namespace
+
 /// exp(x) of f32, scalar or vector, without libm (LLVM scalarizes a vector
 /// llvm.exp into one expf call a lane): Cephes' expf (range reduction by
 /// n ln 2 in two parts, degree-6 polynomial, 2^n applied in two halves so
@@ -212,7 +215,7 @@ struct F64Math {
 /// (test/Runtime/ulp-bounds.mlir holds it to docs/reference/accuracy.md).
 /// Upstream's populateMathPolynomialApproximationPatterns has an exp
 /// approximation too; it was not measured against this one.
-Value expF32(OpBuilder &b, Location loc, Value x) {
+Value kfuse::host::expF32(OpBuilder &b, Location loc, Value x) {
   Type ft = x.getType();
   auto vec = dyn_cast<VectorType>(ft);
   Type it = vec ? Type(vec.clone(b.getI32Type())) : Type(b.getI32Type());
@@ -262,6 +265,8 @@ Value expF32(OpBuilder &b, Location loc, Value x) {
   return arith::SelectOp::create(b, loc, isNan, x, e);
 }
 
+namespace {
+
 /// A call of libm's f64 `name` on scalar or vector `x` (a call a lane).
 Value callLibm(OpBuilder &b, Location loc, ModuleOp module, StringRef name, Value x) {
   Type f64 = b.getF64Type();
@@ -304,6 +309,9 @@ FloatType floatElement(Type t) {
 struct KfHostMathPass : kfuse::impl::KfHostMathBase<KfHostMathPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // 1 + erf and 1 + tanh (both GELUs) first: in f32, without the
+    // cancellation that made them need f64 (HostMathComplements.cpp).
+    kfuse::host::rewriteComplements(module);
     SmallVector<Operation *> ops;
     module->walk([&](Operation *op) {
       if (isa<math::TanhOp, math::ExpM1Op, math::RsqrtOp, math::ExpOp, math::ErfOp,
@@ -324,7 +332,7 @@ struct KfHostMathPass : kfuse::impl::KfHostMathBase<KfHostMathPass> {
         // f16/bf16 through f32: one rounding more, below their ulp.
         Type f32 = isa<VectorType>(type) ? Type(cast<VectorType>(type).clone(b.getF32Type()))
                                          : Type(b.getF32Type());
-        y = expF32(b, loc, elt.isF32() ? x : arith::ExtFOp::create(b, loc, f32, x).getResult());
+        y = kfuse::host::expF32(b, loc, elt.isF32() ? x : arith::ExtFOp::create(b, loc, f32, x).getResult());
         if (!elt.isF32())
           y = arith::TruncFOp::create(b, loc, type, y);
       } else if (elt.getWidth() == 64) {

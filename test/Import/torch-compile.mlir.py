@@ -46,6 +46,44 @@ with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
     print(f"tiny_gpt2: {'ok' if ours <= 10 * theirs else 'FAIL'} against float64 "
           f"(error {ours:.1e}, PyTorch's {theirs:.1e}), {len(kfuse_warnings(caught))} warnings")
 
+    # The argument arrays are kept between calls (backend.py _pointers):
+    # a new input tensor, and new values in the same tensor, are seen.
+    x2 = torch.randn(8, 32)
+    f = compiled(mlp)
+    first, second = f(x), f(x2)
+    x2.mul_(-1)
+    third = f(x2)
+    ok = all(torch.allclose(a, mlp(b), rtol=1e-5, atol=1e-5)
+             for a, b in ((first, x), (second, -x2), (third, x2)))
+    print(f"new inputs: {'ok' if ok else 'FAIL'}")
+
+    class TokenTypes(nn.Module):
+        """BERT's embeddings: token types gathered from a buffer of zeros
+        at position ids (integer buffers, which Dynamo passes as inputs)."""
+
+        def __init__(self):
+            super().__init__()
+            self.types = nn.Embedding(2, 32)
+            self.register_buffer("position_ids", torch.arange(8).expand(1, -1), persistent=False)
+            self.register_buffer("token_type_ids", torch.zeros(1, 8, dtype=torch.long),
+                                 persistent=False)
+
+        def forward(self, x):
+            ids = self.token_type_ids.expand(x.shape[0], -1)
+            ids = torch.gather(ids, 1, self.position_ids.expand(x.shape[0], -1))
+            return x + self.types(ids)
+
+    model, before, warned = TokenTypes().eval(), libraries(), len(kfuse_warnings(caught))
+    xs = torch.randn(4, 8, 32)
+    f = compiled(model)
+    ok = torch.allclose(f(xs), model(xs), rtol=1e-6, atol=1e-6)
+    print(f"token types: {'ok' if ok else 'FAIL'}, {libraries() - before} library, "
+          f"{len(kfuse_warnings(caught)) - warned} warnings")
+    # A frozen buffer changed: that call runs in PyTorch, with a warning.
+    model.token_type_ids.fill_(1)
+    ok = torch.allclose(f(xs), model(xs), rtol=1e-6, atol=1e-6)
+    print(f"changed buffer: {'ok' if ok else 'FAIL'}; " + kfuse_warnings(caught)[-1])
+
     class Cumsum(nn.Module):
         def __init__(self):
             super().__init__()

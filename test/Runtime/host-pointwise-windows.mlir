@@ -4,6 +4,11 @@
 // RUN:   -- --entry=depthwise --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=NUMPY
 // NUMPY: check against the CPU, unfused: {{.*}}: ok
 // NUMPY: run_check: result0 float32[2, 4, 6, 11] matches numpy
+// RUN: %run-check %S/Inputs/depthwise-windows.mlir --input "arg0=f32[2x4x6x11]" --input "arg1=f32[4x3x3]" \
+// RUN:   --expect "(lambda x, w: sum(np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))[:, :, dy:dy + 6, dx:dx + 11] * w[:, dy, dx][:, None, None] for dy in range(3) for dx in range(3)).transpose(0, 2, 3, 1))(arg0, arg1)" \
+// RUN:   -- --entry=depthwise_nhwc --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=NHWC
+// NHWC: check against the CPU, unfused: {{.*}}: ok
+// NHWC: run_check: result0 float32[2, 6, 11, 4] matches numpy
 
 // The host's rows of vectors (HostPointwise.cpp) over windows: operands
 // that are views contiguous along their last dim (memref.subview of a
@@ -64,12 +69,22 @@ func.func @strided_window(%p: memref<4x20xf32>, %y: memref<4x10xf32>) {
 
 // -----
 
-// Refused: the row's loop shifted inside a non-last index (x[w + 1, h])
-// reads down a column; no rows of vectors (the transpose mapping takes
-// only unshifted permutations), element by element.
+// Rows along another loop: x[w + 1, h] is read along h (its last dim) and
+// y[h, w] written along its first: rows of y's columns, each a vector
+// loaded along p's rows and stored lane by lane (ConvNeXt's depthwise
+// convolution reads NCHW windows along W and writes NHWC; along the last
+// loop every window was a strided element, 382 us; rows along W, 124).
 // CHECK-LABEL: func.func @shifted_column
 // CHECK: gpu.launch
-// CHECK-NOT: vector.load
+// CHECK: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %c8
+// CHECK: %[[V:.*]] = vector.load %arg0[%{{.*}}, %[[H]]] : memref<9x8xf32>, vector<8xf32>
+// CHECK: %[[N:.*]] = arith.negf %[[V]] : vector<8xf32>
+// CHECK: %[[E0:.*]] = vector.extract %[[N]][0]
+// CHECK: memref.store %[[E0]], %arg1[%[[H]], %[[ROW:.*]]] : memref<8x8xf32>
+// CHECK: %[[H1:.*]] = arith.addi %[[H]], %c1
+// CHECK: memref.store %{{.*}}, %arg1[%[[H1]], %[[ROW]]] : memref<8x8xf32>
+// CHECK-COUNT-6: memref.store
+// CHECK: scf.for
 // CHECK: memref.load
 // CHECK: gpu.terminator
 func.func @shifted_column(%p: memref<9x8xf32>, %y: memref<8x8xf32>) {
@@ -78,6 +93,27 @@ func.func @shifted_column(%p: memref<9x8xf32>, %y: memref<8x8xf32>) {
     ^bb0(%a: f32, %o: f32):
       %n = arith.negf %a : f32
       linalg.yield %n : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Refused: two inputs that want different rows, x[h, w + 1] along w and
+// z[w + 1, h] along h (shifted: not the transpose mapping's), leave the
+// kernel element by element.
+// CHECK-LABEL: func.func @crossed
+// CHECK: gpu.launch
+// CHECK-NOT: vector.load
+// CHECK: memref.load
+// CHECK: gpu.terminator
+func.func @crossed(%x: memref<8x9xf32>, %z: memref<9x8xf32>, %y: memref<8x8xf32>) {
+  kf.kernel "pointwise_slice_add_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 + 1)>, affine_map<(d0, d1) -> (d1 + 1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %z : memref<8x9xf32>, memref<9x8xf32>) outs(%y : memref<8x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
     }
   }
   return

@@ -22,6 +22,7 @@
 // CHECK: cos within {{[0-9.]+}} ulp: ok
 // CHECK: erf within {{[0-9.]+}} ulp: ok
 // CHECK: gelu within {{[0-9.]+}} ulp: ok
+// CHECK: gelu_tanh within {{[0-9.]+}} ulp: ok
 // CHECK-NOT: OVER
 
 func.func @exp(%x: tensor<?xf32>) -> tensor<?xf32> {
@@ -97,4 +98,23 @@ func.func @erf(%x: tensor<?xf32>) -> tensor<?xf32> {
 func.func @gelu(%x: tensor<?xf32>) -> tensor<?xf32> {
   %y = kf.gelu %x : tensor<?xf32>
   return %y : tensor<?xf32>
+}
+
+// GPT-2's GELU, written out as transformers' NewGELUActivation writes it:
+// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+func.func @gelu_tanh(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %half = kf.constant dense<0.5> : tensor<f32>
+  %one = kf.constant dense<1.0> : tensor<f32>
+  %k = kf.constant dense<0.044715> : tensor<f32>
+  %c = kf.constant dense<0.7978845608028654> : tensor<f32>
+  %x2 = kf.mul %x, %x : tensor<?xf32>, tensor<?xf32>
+  %x3 = kf.mul %x2, %x : tensor<?xf32>, tensor<?xf32>
+  %kx3 = kf.mul %x3, %k : tensor<?xf32>, tensor<f32>
+  %inner = kf.add %x, %kx3 : tensor<?xf32>, tensor<?xf32>
+  %y = kf.mul %inner, %c : tensor<?xf32>, tensor<f32>
+  %t = kf.tanh %y : tensor<?xf32>
+  %onet = kf.add %one, %t : tensor<f32>, tensor<?xf32>
+  %hx = kf.mul %x, %half : tensor<?xf32>, tensor<f32>
+  %g = kf.mul %hx, %onet : tensor<?xf32>, tensor<?xf32>
+  return %g : tensor<?xf32>
 }

@@ -198,3 +198,69 @@ func.func @exp_scalars(%s: f32, %h: f16, %d: f64) -> (f32, f16, f64) {
   %c = math.exp %d : f64
   return %a, %b, %c : f32, f16, f64
 }
+
+// -----
+
+// 1 + erf(z) is erfc(-z), computed in f32 (HostMathComplements.cpp): no
+// f64, no erf left. z = x * f32(1 / sqrt 2) (kf.gelu's lowering): the
+// square of -z is taken from x, x^2 by an fma and halved (not z * z).
+// CHECK-LABEL: func.func @gelu_erf
+// CHECK-SAME: (%[[X:.*]]: vector<8xf32>)
+// CHECK-NOT: f64
+// CHECK: %[[Z:.*]] = arith.mulf %[[X]], %{{.*}} : vector<8xf32>
+// CHECK: %[[T:.*]] = arith.negf %[[Z]] : vector<8xf32>
+// CHECK: %[[AX:.*]] = math.absf %[[X]] : vector<8xf32>
+// CHECK: %[[XC:.*]] = arith.minnumf %[[AX]], %{{.*}} : vector<8xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[XC]], %[[XC]] : vector<8xf32>
+// CHECK: %[[NSQ:.*]] = arith.negf %[[SQ]]
+// CHECK: math.fma %[[XC]], %[[XC]], %[[NSQ]] : vector<8xf32>
+// CHECK: math.roundeven
+// CHECK: arith.cmpf uno, %[[T]], %[[T]] : vector<8xf32>
+// CHECK-NOT: math.erf
+// CHECK-NOT: f64
+// CHECK: return
+func.func @gelu_erf(%x: vector<8xf32>) -> vector<8xf32> {
+  %c = arith.constant dense<0.707106769> : vector<8xf32>
+  %one = arith.constant dense<1.0> : vector<8xf32>
+  %z = arith.mulf %x, %c : vector<8xf32>
+  %e = math.erf %z : vector<8xf32>
+  %s = arith.addf %e, %one : vector<8xf32>
+  return %s : vector<8xf32>
+}
+
+// -----
+
+// 1 + tanh(y), either order: 2 / (1 + exp(-2y)) with the f32 exp; a tanh
+// that something else also reads stays (in f64) for that reader.
+// CHECK-LABEL: func.func @one_plus_tanh
+// CHECK-SAME: (%[[Y:.*]]: f32)
+// CHECK: arith.extf %[[Y]] : f32 to f64
+// CHECK: %[[T:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK: %[[M:.*]] = arith.mulf %[[Y]], %{{.*}} : f32
+// CHECK: math.roundeven {{.*}} : f32
+// CHECK: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT: %[[R:.*]] = arith.divf %[[TWO]], %{{.*}} : f32
+// CHECK: return %[[R]], %[[T]]
+func.func @one_plus_tanh(%y: f32) -> (f32, f32) {
+  %one = arith.constant 1.0 : f32
+  %t = math.tanh %y : f32
+  %s = arith.addf %one, %t : f32
+  return %s, %t : f32, f32
+}
+
+// -----
+
+// Not 1 + erf: 2 + erf(z), and 1 + erf of f64, keep erf (f64 arithmetic
+// for f32; libm for f64).
+// CHECK-LABEL: func.func @not_one_plus
+// CHECK: arith.extf {{.*}} : f32 to f64
+// CHECK: math.erf {{.*}} : f64
+func.func @not_one_plus(%z: f32, %w: f64) -> (f32, f64) {
+  %two = arith.constant 2.0 : f32
+  %one = arith.constant 1.0 : f64
+  %e = math.erf %z : f32
+  %s = arith.addf %e, %two : f32
+  %e2 = math.erf %w : f64
+  %s2 = arith.addf %e2, %one : f64
+  return %s, %s2 : f32, f64
+}

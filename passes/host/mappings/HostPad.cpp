@@ -6,7 +6,10 @@
 // dim, the body picking it inside the box and the constant outside. As a
 // flat kernel that is scalar code with a modulo a dim (ConvNeXt's 7 x 7
 // pads: 5 ns an element); here each row of the result is the constant, or
-// the constant, a row of the input and the constant.
+// the constant, a row of the input and the constant. The input's dims may
+// read the result's in another order (ConvNeXt pads an NHWC norm's result
+// into NCHW, the permute fused in): its row is then copied element by
+// element along the input dim the result's last one reads (191 -> 7.5 us).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/host/mappings/HostMappings.h"
@@ -28,7 +31,8 @@ namespace {
 constexpr int64_t kChunkElements = 16384;
 
 struct Pad {
-  SmallVector<int64_t> low, size; // per dim; size 0: not padded
+  SmallVector<int64_t> low, size; // per dim of the result; size 0: not padded
+  SmallVector<unsigned> source;   // the input's dim each result dim reads
   TypedAttr value;                // the constant outside
 };
 
@@ -78,8 +82,9 @@ std::optional<int> evalPadBody(Block &body, ArrayRef<int64_t> at, TypedAttr &val
 }
 
 /// `op` as a pad, if it is one: one input of the result's element type and
-/// static shape, read through maps that are the identity but on its
-/// padded dims, where the result's index less the dim's low pad (the least
+/// static shape, read through maps that are a permutation of the result's
+/// dims but on its padded dims, where the result's index less the dim's low
+/// pad (the least
 /// constant the body compares that dim's index with) gives the input's over
 /// its range; and a body of indices, compares, selects and one constant
 /// that yields the input exactly inside the box and the constant outside
@@ -97,7 +102,7 @@ std::optional<Pad> matchPad(linalg::GenericOp op) {
   unsigned rank = result.getRank();
   AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   Block &body = op.getRegion().front();
-  Pad pad{SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(rank, 0), TypedAttr()};
+  Pad pad{SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(rank, 0), {}, TypedAttr()};
   // The bounds each dim's index is compared with (every compare must be
   // of an index with a constant: the body is then constant between the
   // bounds on every dim), and each dim's low pad, the least of them.
@@ -114,19 +119,27 @@ std::optional<Pad> matchPad(linalg::GenericOp op) {
     cuts[index.getDim()].push_back(*c);
     lows[index.getDim()] = std::min(lows[index.getDim()].value_or(*c), *c);
   }
+  // Each input dim reads one result dim (the maps may permute: ConvNeXt
+  // pads an NHWC norm's result into NCHW): that dim itself, or on a padded
+  // dim the result's index less its low pad over the input's range.
   bool padded = false;
-  for (unsigned i = 0; i < rank; ++i) {
-    AffineExpr e = map.getResult(i);
+  pad.source.assign(rank, rank);
+  for (unsigned k = 0; k < rank; ++k) {
+    AffineExpr e = map.getResult(k);
+    auto reads = llvm::to_vector(llvm::make_filter_range(
+        llvm::seq<unsigned>(0, rank), [&](unsigned d) { return e.isFunctionOfDim(d); }));
+    if (reads.size() != 1 || pad.source[reads[0]] != rank)
+      return std::nullopt;
+    unsigned i = reads[0];
+    pad.source[i] = k;
     if (e == getAffineDimExpr(i, op.getContext())) {
-      if (input.getDimSize(i) != result.getDimSize(i))
+      if (input.getDimSize(k) != result.getDimSize(i))
         return std::nullopt;
       continue;
     }
-    if (!lows[i] || llvm::any_of(llvm::seq<unsigned>(0, rank), [&](unsigned j) {
-          return j != i && e.isFunctionOfDim(j);
-        }))
+    if (!lows[i])
       return std::nullopt;
-    int64_t low = *lows[i], size = input.getDimSize(i);
+    int64_t low = *lows[i], size = input.getDimSize(k);
     if (low < 0 || low + size > result.getDimSize(i))
       return std::nullopt;
     SmallVector<AffineExpr> at(rank, getAffineConstantExpr(0, op.getContext()));
@@ -273,10 +286,24 @@ LogicalResult kfuse::host::mapPadKernel(OpBuilder &b, StringAttr name,
   fillRow(b, loc, result, at, value, 0, lowCol);
   // The input's row [0, cols) to columns [lowCol, lowCol + cols) (copyRows
   // on one row, whose indices `from` are the input's).
-  {
-    SmallVector<Value> inAt(from), outAt(at);
+  if (pad->source[rank - 1] == rank - 1) { // the input's rows: copies
+    SmallVector<Value> inAt(rank - 1), outAt(at);
+    for (unsigned i = 0; i + 1 < rank; ++i)
+      inAt[pad->source[i]] = from[i];
     kfuse::host::copyRow(b, loc, input, result, inAt, outAt, lowCol,
-            arith::ConstantIndexOp::create(b, loc, cols));
+                         arith::ConstantIndexOp::create(b, loc, cols));
+  } else { // the row runs along another dim of the input: element by element
+    auto loop = scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                                   arith::ConstantIndexOp::create(b, loc, cols), one);
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> inAt(rank), outAt(at);
+    for (unsigned i = 0; i + 1 < rank; ++i)
+      inAt[pad->source[i]] = from[i];
+    inAt[pad->source[rank - 1]] = loop.getInductionVar();
+    outAt.push_back(arith::AddIOp::create(b, loc, loop.getInductionVar(),
+                                          arith::ConstantIndexOp::create(b, loc, lowCol)));
+    memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, input, inAt), result, outAt);
   }
   fillRow(b, loc, result, at, value, lowCol + cols, width);
   b.setInsertionPointToStart(&branch.getElseRegion().front());

@@ -62,47 +62,75 @@ bool isShiftedProjection(AffineMap map) {
   return true;
 }
 
-/// Whether the kernel runs as rows of vectors: every op over the same
-/// loops, each map a projected permutation (its loops possibly shifted by
-/// constants: windows of a depthwise convolution) that reads along the last
-/// loop (its last result) or not at all (a broadcast over it: a bias over
-/// the last dim is a vector, a value per row or a 0-d operand one value),
-/// the buffers contiguous along their last dim (views such as slices
-/// included) with elements of at least a byte. Before views and shifts
-/// were taken, a 7 x 7 depthwise convolution (49 windows of one padded
-/// input) ran element by element.
-bool isRowwise(ArrayRef<linalg::GenericOp> ops) {
-  std::optional<SmallVector<int64_t>> ranges = kfuse::gpu::sharedLoops(ops);
-  if (!ranges)
-    return false;
-  for (linalg::GenericOp op : ops) {
-    AffineExpr last = getAffineDimExpr(ranges->size() - 1, op.getContext());
+/// The loop a kernel runs as rows of vectors along, if any: every op over
+/// the same loops, each map a projected permutation (its loops possibly
+/// shifted by constants: windows of a depthwise convolution) that reads
+/// along that loop as its last result (its last dim) or not at all (a
+/// broadcast over it: a bias over the last dim is a vector, a value per
+/// row or a 0-d operand one value), the buffers contiguous along their last
+/// dim (views such as slices included) with elements of at least a byte.
+/// The last loop first; else the last loop along which every input is read
+/// so, some input as a vector, the results then stored lane by lane where
+/// their last dim is another loop (ConvNeXt's depthwise convolution reads
+/// 49 windows of an NCHW input along W and writes NHWC: each window a
+/// vector along W, where along C every read was a strided element, 382 us
+/// element by element). Before views and shifts were taken, a 7 x 7
+/// depthwise convolution ran element by element.
+std::optional<unsigned> rowwiseLoop(ArrayRef<linalg::GenericOp> ops) {
+  // Every op over the same loops (sharedLoops, but linalg.index is known
+  // here: the row's indices, or the lanes' along the row).
+  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
+  if (ranges.empty() || llvm::any_of(ops, [&](linalg::GenericOp op) {
+        return op.getNumReductionLoops() || linalg::GenericOp(op).getStaticLoopRanges() != ranges;
+      }))
+    return std::nullopt;
+  for (linalg::GenericOp op : ops)
     for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
       auto type = cast<MemRefType>(operand.get().getType());
-      if (!isShiftedProjection(map) || !type.isLastDimUnitStride() ||
-          !type.getElementType().isIntOrFloat() || type.getElementTypeBitWidth() < 8)
-        return false;
-      ArrayRef<AffineExpr> results = map.getResults();
-      bool reads = llvm::any_of(results, [&](AffineExpr e) { return e.isFunctionOfDim(ranges->size() - 1); });
-      if (reads && !kfuse::host::isShiftOf(results.back(), last))
-        return false;
+      if (!isShiftedProjection(op.getMatchingIndexingMap(&operand)) ||
+          !type.isLastDimUnitStride() || !type.getElementType().isIntOrFloat() ||
+          type.getElementTypeBitWidth() < 8)
+        return std::nullopt;
     }
+  // Whether the operand is read along loop v as its last dim (or not at all).
+  auto alongLast = [](linalg::GenericOp op, OpOperand &operand, unsigned v) {
+    ArrayRef<AffineExpr> results = op.getMatchingIndexingMap(&operand).getResults();
+    if (llvm::none_of(results, [&](AffineExpr e) { return e.isFunctionOfDim(v); }))
+      return std::optional<bool>(false);
+    if (!kfuse::host::isShiftOf(results.back(), getAffineDimExpr(v, op.getContext())))
+      return std::optional<bool>();
+    return std::optional<bool>(true);
+  };
+  unsigned last = ranges.size() - 1;
+  for (int v = last; v >= 0; --v) {
+    bool ok = true, someVector = false;
+    for (linalg::GenericOp op : ops)
+      for (OpOperand &operand : op->getOpOperands()) {
+        std::optional<bool> along = alongLast(op, operand, v);
+        bool input = op.isDpsInput(&operand);
+        if (!along && (input || unsigned(v) == last))
+          ok = false; // the last loop: results along it too, as before
+        someVector |= input && along.value_or(false);
+      }
+    if (ok && (unsigned(v) == last || someVector))
+      return unsigned(v);
   }
-  return true;
+  return std::nullopt;
 }
 
-/// A kernel of rows (isRowwise): a block is a range of rows and a range of
-/// columns of about kChunkElements, each row whole vectors, then a scalar
-/// tail; the loop indices come from the row (one division a row, not an
-/// element).
+/// A kernel of rows along loop `v` (rowwiseLoop): a block is a range of
+/// rows (the other loops, in order) and a range of columns of about
+/// kChunkElements, each row whole vectors, then a scalar tail; the loop
+/// indices come from the row (one division a row, not an element).
 void mapRowwiseKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::GenericOp> ops,
-                      ArrayRef<Value> sizes, unsigned lanes, PointwiseBody &scalarBody) {
+                      ArrayRef<Value> sizes, unsigned v, unsigned lanes,
+                      PointwiseBody &scalarBody) {
   Location loc = ops.front()->getLoc();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value chunk = arith::ConstantIndexOp::create(b, loc, kChunkElements);
-  ArrayRef<Value> outer = sizes.drop_back();
-  Value rows = kfuse::gpu::product(b, loc, outer), cols = sizes.back();
+  SmallVector<Value> outer(sizes);
+  outer.erase(outer.begin() + v);
+  Value rows = kfuse::gpu::product(b, loc, outer), cols = sizes[v];
   // Columns in pieces of at most a chunk; as many rows as a chunk holds.
   Value colBlocks = arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, cols, chunk), one);
   Value rowsPerBlock = arith::MaxUIOp::create(
@@ -133,12 +161,12 @@ void mapRowwiseKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::GenericOp>
     auto loop = scf::ForOp::create(b, loc, firstCol, tailStart, width);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> at(ivs);
-    at.push_back(loop.getInductionVar());
-    VectorBody(ops, noViews, lanes).emit(b, loc, at);
+    at.insert(at.begin() + v, loop.getInductionVar());
+    VectorBody(ops, noViews, lanes, v).emit(b, loc, at);
   }
   auto tail = scf::ForOp::create(b, loc, tailStart, lastCol, one);
   b.setInsertionPointToStart(tail.getBody());
-  ivs.push_back(tail.getInductionVar());
+  ivs.insert(ivs.begin() + v, tail.getInductionVar());
   scalarBody.scalarAt(b, loc, ivs);
   kfuse::gpu::finishLaunch(b, loc, launch);
 }
@@ -171,9 +199,10 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
     kfuse::host::mapTransposeKernel(b, name, ops, opSizes.back(), lanes, body);
     return success();
   }
-  if (!vectors && isRowwise(ops) && VectorBody::supports(ops)) {
+  if (std::optional<unsigned> v = vectors ? std::nullopt : rowwiseLoop(ops);
+      v && VectorBody::supports(ops, /*withIndex=*/true)) {
     PointwiseBody body(ops, opSizes);
-    mapRowwiseKernel(b, name, ops, opSizes.back(), lanes, body);
+    mapRowwiseKernel(b, name, ops, opSizes.back(), *v, lanes, body);
     return success();
   }
   Value n = kfuse::gpu::product(b, loc, opSizes.back());

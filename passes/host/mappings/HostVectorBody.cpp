@@ -2,6 +2,7 @@
 #include "passes/host/mappings/HostVectorBody.h"
 #include "passes/launch/MappingUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -18,10 +19,10 @@ bool kfuse::host::isShiftOf(AffineExpr e, AffineExpr last) {
          (sum.getRHS() == last && isa<AffineConstantExpr>(sum.getLHS()));
 }
 
-bool VectorBody::supports(ArrayRef<linalg::GenericOp> ops) {
+bool VectorBody::supports(ArrayRef<linalg::GenericOp> ops, bool withIndex) {
   // Whole vectors only: the scalar loop runs the tail.
-  return llvm::all_of(ops, [](linalg::GenericOp op) {
-    return VectorCloner::vectorizes(op, TailLanes::None);
+  return llvm::all_of(ops, [&](linalg::GenericOp op) {
+    return VectorCloner::vectorizes(op, TailLanes::None, withIndex);
   });
 }
 
@@ -39,15 +40,25 @@ void VectorBody::emit(OpBuilder &b, Location loc, ArrayRef<Value> ivs) {
       mapping.map(arg, v ? v : load(b, loc, op, operand, arg.getType(), ivs));
     }
     VectorCloner cloner(b, loc, lanes);
-    SmallVector<Value> results = cloner.cloneBody(op, mapping);
+    // linalg.index (rows only: a flat index is no loop's): the row's
+    // index, or the lanes' along the vector loop.
+    auto index = [&](unsigned dim) -> Value {
+      if (dim != vectorLoopOf(ivs))
+        return ivs[dim];
+      SmallVector<int64_t> steps = llvm::to_vector(llvm::seq<int64_t>(0, lanes));
+      auto type = VectorType::get({int64_t(lanes)}, b.getIndexType());
+      return arith::AddIOp::create(b, loc, cloner.broadcast(ivs[dim]),
+                                   arith::ConstantOp::create(
+                                       b, loc, DenseElementsAttr::get(type, ArrayRef(steps))));
+    };
+    SmallVector<Value> results =
+        flat.empty() ? cloner.cloneBody(op, mapping, index) : cloner.cloneBody(op, mapping);
     for (auto [v, init] : llvm::zip(results, op.getDpsInitsMutable())) {
       Value result = cloner.broadcast(v);
       if (Value view = flat.lookup(init.get())) {
         vector::StoreOp::create(b, loc, result, view, ivs[0]);
       } else {
-        AffineMap map = op.getMatchingIndexingMap(&init);
-        vector::StoreOp::create(b, loc, result, init.get(),
-                                kfuse::gpu::indices(b, loc, map, ivs));
+        store(b, loc, result, op.getMatchingIndexingMap(&init), init.get(), ivs);
       }
       if (op.getMatchingIndexingMap(&init).isIdentity())
         stored[init.get()] = result;
@@ -67,8 +78,28 @@ Value VectorBody::load(OpBuilder &b, Location loc, linalg::GenericOp op, OpOpera
     return vector::LoadOp::create(b, loc, vectorOf(element), view, ivs[0]);
   AffineMap map = op.getMatchingIndexingMap(&operand);
   SmallVector<Value> at = kfuse::gpu::indices(b, loc, map, ivs);
-  if (map.getNumResults() && isShiftOf(map.getResults().back(), b.getAffineDimExpr(ivs.size() - 1)))
+  if (map.getNumResults() &&
+      isShiftOf(map.getResults().back(), b.getAffineDimExpr(vectorLoopOf(ivs))))
     return vector::LoadOp::create(b, loc, vectorOf(element), operand.get(), at);
   return vector::BroadcastOp::create(b, loc, vectorOf(element),
                                      memref::LoadOp::create(b, loc, operand.get(), at));
+}
+
+void VectorBody::store(OpBuilder &b, Location loc, Value result, AffineMap map, Value buffer,
+                       ArrayRef<Value> ivs) {
+  unsigned v = vectorLoopOf(ivs);
+  if (map.getNumResults() && isShiftOf(map.getResults().back(), b.getAffineDimExpr(v))) {
+    vector::StoreOp::create(b, loc, result, buffer, kfuse::gpu::indices(b, loc, map, ivs));
+    return;
+  }
+  // Along another dim of the buffer: a lane an element (the lanes of
+  // consecutive rows land in the same cache lines).
+  SmallVector<Value> at(ivs);
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    at[v] = lane ? arith::AddIOp::create(b, loc, ivs[v], arith::ConstantIndexOp::create(b, loc, lane))
+                       .getResult()
+                 : ivs[v];
+    memref::StoreOp::create(b, loc, vector::ExtractOp::create(b, loc, result, int64_t(lane)),
+                            buffer, kfuse::gpu::indices(b, loc, map, at));
+  }
 }

@@ -16,23 +16,28 @@
 #include "mlir/IR/IRMapping.h"
 
 #include <functional>
+#include <optional>
 
 namespace kfuse::host {
 
 /// The ops of one kernel computing `lanes` consecutive elements as vectors:
 /// through 1-D views of the buffers (`flat`, every map the identity) from
-/// flat index ivs[0], or at loop indices `ivs` whose last is the first
-/// lane's, each operand read as a vector along its last dim or, where its
-/// map lacks the last loop (a broadcast), as one value broadcast.
+/// flat index ivs[0], or at loop indices `ivs` whose `vectorLoop`-th (the
+/// last by default) is the first lane's, each operand read as a vector
+/// along its last dim or, where its map lacks that loop (a broadcast), as
+/// one value broadcast. A result whose last dim is not that loop (a
+/// kernel that reads along W and writes NHWC) is stored lane by lane.
 class VectorBody {
 public:
   VectorBody(llvm::ArrayRef<mlir::linalg::GenericOp> ops,
-             const llvm::DenseMap<mlir::Value, mlir::Value> &flat, unsigned lanes)
-      : ops(ops), flat(flat), lanes(lanes) {}
+             const llvm::DenseMap<mlir::Value, mlir::Value> &flat, unsigned lanes,
+             std::optional<unsigned> vectorLoop = std::nullopt)
+      : ops(ops), flat(flat), lanes(lanes), vectorLoop(vectorLoop) {}
 
   /// Whether every body op has a vector form (VectorCloner's rule, whole
-  /// vectors).
-  static bool supports(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+  /// vectors); linalg.index too where `withIndex` (rows: the loops' indices
+  /// are known, a flat index is none of them).
+  static bool supports(llvm::ArrayRef<mlir::linalg::GenericOp> ops, bool withIndex = false);
 
   void emit(mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<mlir::Value> ivs);
 
@@ -44,6 +49,13 @@ private:
   llvm::ArrayRef<mlir::linalg::GenericOp> ops;
   const llvm::DenseMap<mlir::Value, mlir::Value> &flat;
   unsigned lanes;
+  std::optional<unsigned> vectorLoop;
+
+  unsigned vectorLoopOf(llvm::ArrayRef<mlir::Value> ivs) const {
+    return vectorLoop ? *vectorLoop : ivs.size() - 1;
+  }
+  void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value result, mlir::AffineMap map,
+             mlir::Value buffer, llvm::ArrayRef<mlir::Value> ivs);
 
   mlir::VectorType vectorOf(mlir::Type element) const;
   mlir::Value load(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::GenericOp op,

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -18,6 +19,11 @@ bool isScalar(Type t) { return t.isIntOrIndexOrFloat(); }
 bool VectorCloner::vectorizes(Operation &op, TailLanes tail) {
   if (op.hasTrait<OpTrait::ConstantLike>())
     return op.getNumResults() == 1 && isScalar(op.getResult(0).getType());
+  // A read at indices the body computes (an embedding's row, a gather): a
+  // vector.gather from the buffer seen flat, which needs it contiguous.
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return load.getMemRefType().getLayout().isIdentity() &&
+           load.getType().isIntOrFloat() && load.getType().getIntOrFloatBitWidth() >= 8;
   if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
       !op.hasTrait<OpTrait::Elementwise>() || op.getNumRegions() || op.getNumResults() != 1)
     return false;
@@ -65,6 +71,13 @@ SmallVector<Value> VectorCloner::cloneBody(linalg::GenericOp op, IRMapping &m,
       b.clone(inner, m); // the same in every lane (a constant, a row value)
       continue;
     }
+    if (auto load = dyn_cast<memref::LoadOp>(inner)) { // indices as vectors, not the buffer
+      SmallVector<Value> indices;
+      for (Value v : ArrayRef<Value>(operands).drop_front())
+        indices.push_back(broadcast(v));
+      m.map(load.getResult(), gather(load, indices));
+      continue;
+    }
     for (Value &v : operands)
       v = broadcast(v);
     m.map(inner.getResult(0), cloneOnVectors(inner, operands, inner.getResult(0).getType()));
@@ -81,4 +94,43 @@ Value VectorCloner::cloneOnVectors(Operation &op, ArrayRef<Value> operands, Type
   state.addTypes(vectorOf(resultType));
   state.addAttributes(op.getAttrs());
   return b.create(state)->getResult(0);
+}
+
+Value VectorCloner::gather(memref::LoadOp load, ArrayRef<Value> indices) {
+  // Each lane's index clamped into its dim: the lanes past the data (a
+  // row's masked tail) compute columns past the end, and a gather, unlike
+  // a masked load, would read there; the lanes that matter are in range
+  // (an index_select clamps its index before reading, then selects NaN).
+  MemRefType type = load.getMemRefType();
+  auto indexVector = VectorType::get({lanes}, b.getIndexType());
+  Value offset;
+  for (int k = type.getRank() - 1; k >= 0; --k) {
+    Value last = arith::SubIOp::create(b, loc, memref::DimOp::create(b, loc, load.getMemRef(), k),
+                                       arith::ConstantIndexOp::create(b, loc, 1));
+    Value i = arith::MinUIOp::create(b, loc, indices[k],
+                                     vector::BroadcastOp::create(b, loc, indexVector, last));
+    Value scaled = i;
+    if (k != type.getRank() - 1) { // row-major strides, static or not
+      Value s = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int j = k + 1; j < type.getRank(); ++j)
+        s = arith::MulIOp::create(b, loc, s, memref::DimOp::create(b, loc, load.getMemRef(), j));
+      scaled = arith::MulIOp::create(b, loc, i, vector::BroadcastOp::create(b, loc, indexVector, s));
+    }
+    offset = offset ? arith::AddIOp::create(b, loc, offset, scaled).getResult() : scaled;
+  }
+  Value flat = load.getMemRef();
+  if (type.getRank() != 1) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t k = 0; k < type.getRank(); ++k)
+      all[0].push_back(k);
+    flat = memref::CollapseShapeOp::create(b, loc, flat, all);
+  }
+  Type element = load.getType();
+  Value mask = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(VectorType::get({lanes}, b.getI1Type()), true));
+  Value zeros = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vectorOf(element), b.getZeroAttr(element)));
+  return vector::GatherOp::create(b, loc, vectorOf(element), flat,
+                                  ValueRange{arith::ConstantIndexOp::create(b, loc, 0)}, offset,
+                                  mask, zeros);
 }

@@ -26,6 +26,7 @@
 #define KFUSE_PASSES_HOST_MAPPINGS_VECTORCLONER_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -52,7 +53,9 @@ public:
   /// by lane, and lowers on them on the host: constants, and elementwise
   /// arith and math ops on scalars (math functions without a vector
   /// instruction become one libm call a lane); where `tail` lanes may be
-  /// zeros, no integer division.
+  /// zeros, no integer division; memref.load of a contiguous buffer (an
+  /// embedding's rows read at indices the body computes), as a gather with
+  /// every lane's index clamped into the buffer.
   static bool vectorizes(mlir::Operation &op, TailLanes tail);
   /// Whether every op of `op`'s body vectorizes (linalg.index too, when
   /// `withIndex`: the caller then gives its value).
@@ -74,6 +77,8 @@ public:
             mlir::Operation *skip = nullptr);
 
 private:
+  /// A memref.load at vector `indices` (a lane each): a gather.
+  mlir::Value gather(mlir::memref::LoadOp load, llvm::ArrayRef<mlir::Value> indices);
   /// `op` on vectors: the same op, its results `lanes` wide.
   mlir::Value cloneOnVectors(mlir::Operation &op, llvm::ArrayRef<mlir::Value> operands,
                              mlir::Type resultType);

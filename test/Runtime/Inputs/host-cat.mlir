@@ -48,3 +48,14 @@ func.func @pad_i32(%x: tensor<3x40xi32>) -> tensor<3x120xi32> {
   %p = kf.cat %l, %x, %r dim 1 : tensor<3x10xi32>, tensor<3x40xi32>, tensor<3x70xi32>
   return %p : tensor<3x120xi32>
 }
+
+// ConvNeXt's: an NHWC result permuted to NCHW and padded by 2 on H and W
+// (the permute fuses into the pad's kernel).
+func.func @pad_nchw(%x: tensor<2x5x7x3xf32>) -> tensor<2x3x9x11xf32> {
+  %t = kf.transpose %x [0, 3, 1, 2] : tensor<2x5x7x3xf32>
+  %e = kf.constant dense<0.0> : tensor<2x3x2x7xf32>
+  %p = kf.cat %e, %t, %e dim 2 : tensor<2x3x2x7xf32>, tensor<2x3x5x7xf32>, tensor<2x3x2x7xf32>
+  %e1 = kf.constant dense<0.0> : tensor<2x3x9x2xf32>
+  %p1 = kf.cat %e1, %p, %e1 dim 3 : tensor<2x3x9x2xf32>, tensor<2x3x9x7xf32>, tensor<2x3x9x2xf32>
+  return %p1 : tensor<2x3x9x11xf32>
+}

@@ -1,0 +1,25 @@
+//===- HostMath.h - f32 math written out for the CPU (kf-host-math) -------===//
+//
+// The pieces of kf-host-math that one file shares with another: Cephes'
+// expf in f32 arithmetic (KfHostMath.cpp) and the rewrite of 1 + erf and
+// 1 + tanh into forms without cancellation (HostMathComplements.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KFUSE_PASSES_HOST_HOSTMATH_H
+#define KFUSE_PASSES_HOST_HOSTMATH_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace kfuse::host {
+
+/// exp(x) of f32, scalar or vector, in f32 arithmetic (at most 1.006 ulp).
+mlir::Value expF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+
+/// Rewrites every f32 `1 + erf(z)` into erfc(-z) and `1 + tanh(y)` into
+/// 2 / (1 + exp(-2y)), computed in f32 (HostMathComplements.cpp).
+void rewriteComplements(mlir::ModuleOp module);
+
+} // namespace kfuse::host
+
+#endif // KFUSE_PASSES_HOST_HOSTMATH_H
