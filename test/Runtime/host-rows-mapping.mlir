@@ -1,4 +1,5 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host --canonicalize | FileCheck %s --check-prefix=GRID
 
 // The host mapping of a row kernel (passes/host/mappings/HostRows.cpp): blocks of
 // rows, one thread a block; each row's passes in vector<8xf32> lanes. The
@@ -139,5 +140,91 @@ func.func @full_sum(%x: memref<?xf32>, %s: memref<f32>) {
       linalg.yield %v : f32
     }
   }
+  return
+}
+
+// -----
+
+// Blocks of short rows: a row kernel of at most 4,096 elements is one
+// block (240 rows of 17: 4,080), a larger one several (1088 rows of 17,
+// ViT's softmax: 8 blocks of 136 rows; as one block, 60 us on one core,
+// now 35 on two). The grid folds to a constant for static shapes.
+// GRID-LABEL: func.func @short_rows_one_block
+// GRID: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+func.func @short_rows_one_block(%x: memref<240x17xf32>, %y: memref<240x17xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %m = memref.alloc() : memref<240xf32>
+  %s = memref.alloc() : memref<240xf32>
+  %e = memref.alloc() : memref<240x17xf32>
+  kf.kernel "reduction_max_sub_exp_sum_div_0" kind reduction mapping row {
+    linalg.fill ins(%ninf : f32) outs(%m : memref<240xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<240x17xf32>) outs(%m : memref<240xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.maximumf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : memref<240x17xf32>, memref<240xf32>) outs(%e : memref<240x17xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %d = arith.subf %a, %b : f32
+      %v = math.exp %d : f32
+      linalg.yield %v : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%s : memref<240xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : memref<240x17xf32>) outs(%s : memref<240xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %s : memref<240x17xf32>, memref<240xf32>) outs(%y : memref<240x17xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %v = arith.divf %a, %b : f32
+      linalg.yield %v : f32
+    }
+  }
+  memref.dealloc %m : memref<240xf32>
+  memref.dealloc %s : memref<240xf32>
+  memref.dealloc %e : memref<240x17xf32>
+  return
+}
+
+// -----
+
+// GRID-LABEL: func.func @short_rows_blocks
+// GRID: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+func.func @short_rows_blocks(%x: memref<1088x17xf32>, %y: memref<1088x17xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %m = memref.alloc() : memref<1088xf32>
+  %s = memref.alloc() : memref<1088xf32>
+  %e = memref.alloc() : memref<1088x17xf32>
+  kf.kernel "reduction_max_sub_exp_sum_div_0" kind reduction mapping row {
+    linalg.fill ins(%ninf : f32) outs(%m : memref<1088xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<1088x17xf32>) outs(%m : memref<1088xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.maximumf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : memref<1088x17xf32>, memref<1088xf32>) outs(%e : memref<1088x17xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %d = arith.subf %a, %b : f32
+      %v = math.exp %d : f32
+      linalg.yield %v : f32
+    }
+    linalg.fill ins(%zero : f32) outs(%s : memref<1088xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : memref<1088x17xf32>) outs(%s : memref<1088xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.addf %o, %a : f32
+      linalg.yield %v : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%e, %s : memref<1088x17xf32>, memref<1088xf32>) outs(%y : memref<1088x17xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %v = arith.divf %a, %b : f32
+      linalg.yield %v : f32
+    }
+  }
+  memref.dealloc %m : memref<1088xf32>
+  memref.dealloc %s : memref<1088xf32>
+  memref.dealloc %e : memref<1088x17xf32>
   return
 }

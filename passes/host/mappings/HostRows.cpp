@@ -133,21 +133,25 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
   Value one = index(1);
   Value rows = gpu::product(b, loc, rowSizes);
   Value cols = colSizes[0];
-  // Rows a block: a block is worth a core's wake-up from kBlockWork
-  // elements on, and a kernel this small or smaller is one block; larger
-  // ones have at least kMinBlocks blocks (HostPool balances them over the
-  // cores), each at most kBlockWork elements when rows are many (1024 x
-  // 1024 f32: 16 rows, 64 KiB, half of L2, 64 blocks), and at most
-  // kMaxBlocks blocks (4096 x 4096: 64 rows a block), so that the blocks'
-  // scratch rows (rowLocalBuffers) stay few and in cache.
-  constexpr int64_t kBlockWork = 16384, kMinBlocks = 8, kMaxBlocks = 64;
+  // Rows a block: a kernel of at most kSmallWork elements is one block;
+  // larger ones have at least kMinBlocks blocks (HostPool balances them
+  // over the cores, and runs them inline where its measure of a block's
+  // time says waking the workers does not pay), each at most kBlockWork
+  // elements when rows are many (1024 x 1024 f32: 16 rows, 64 KiB, half of
+  // L2, 64 blocks), and at most kMaxBlocks blocks (4096 x 4096: 64 rows a
+  // block), so that the blocks' scratch rows (rowLocalBuffers) stay few
+  // and in cache. A row's passes cost a few ns an element (a softmax's
+  // exp), so kSmallWork is a quarter of a pointwise block: ViT's softmax
+  // over 1088 rows of 17 (18,496 elements) was one block, 60 us on one
+  // core.
+  constexpr int64_t kBlockWork = 16384, kSmallWork = 4096, kMinBlocks = 8, kMaxBlocks = 64;
   Value total = arith::MulIOp::create(b, loc, rows, cols);
   Value byWork = arith::CeilDivUIOp::create(b, loc, index(kBlockWork),
                                             arith::MaxUIOp::create(b, loc, cols, one));
   Value byBlocks =
       arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, rows, index(kMinBlocks)), one);
   Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, total,
-                                      index(2 * kBlockWork));
+                                      index(kSmallWork));
   Value perBlock = arith::SelectOp::create(
       b, loc, small, arith::MaxUIOp::create(b, loc, rows, one),
       arith::MaxUIOp::create(b, loc, arith::MinUIOp::create(b, loc, byWork, byBlocks),
