@@ -12,6 +12,10 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+namespace kfuse::gpu {
+class PointwiseBody;
+} // namespace kfuse::gpu
+
 namespace kfuse::host {
 
 /// The lanes of the host's vector code: 8 x 32 bits, one AVX2 register.
@@ -30,10 +34,24 @@ mlir::LogicalResult mapCatKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                  llvm::ArrayRef<mlir::linalg::GenericOp> ops);
 
 /// A kernel that is one pad (cats of a constant around one input, fused,
-/// on one or more dims): each row of the result the constant, or the
-/// constant around a row of the input (HostPad.cpp); failure otherwise.
+/// on one or more dims, and the ops before it fused too): each row of the
+/// result the constant, or the constant around a row of the input or of
+/// the value the body computes from the inputs (HostPad.cpp); failure
+/// otherwise.
 mlir::LogicalResult mapPadKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                  llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// Whether a pad of a computed value runs its rows as vectors
+/// (HostPadRows.cpp): inputs read along the last dim in their last index
+/// only, contiguous there, and a body VectorBody takes.
+bool padRowsAsVectors(mlir::linalg::GenericOp op);
+
+/// Columns [from, from + cols) of the row at `at` of such a pad, inside
+/// its box, computed by the kernel's body: vectors of `lanes`, then
+/// `scalar` element by element.
+void computePadRow(mlir::OpBuilder &b, mlir::Location loc,
+                   llvm::ArrayRef<mlir::linalg::GenericOp> ops, llvm::ArrayRef<mlir::Value> at,
+                   int64_t from, int64_t cols, unsigned lanes, kfuse::gpu::PointwiseBody &scalar);
 
 /// Copies input[inAt..., j] to result[outAt..., j + colOffset] for j in
 /// [0, cols): vectors where both are contiguous along their last dim, then

@@ -1,4 +1,4 @@
-//===- HostPad.cpp - a kernel that is one pad, as copies on the CPU -------===//
+//===- HostPad.cpp - a kernel that is one pad, by rows on the CPU --------===//
 //
 // Pads: cats of constants around one input, on one or more dims (two
 // nested kf.cat that kernel formation fused, their constant inputs folded
@@ -10,8 +10,13 @@
 // read the result's in another order (ConvNeXt pads an NHWC norm's result
 // into NCHW, the permute fused in): its row is then copied element by
 // element along the input dim the result's last one reads (191 -> 7.5 us).
+// The value inside may also be computed from the inputs (ResNet's batch
+// norm and ReLU fused with the pad): the body proves it is one value no
+// index reaches, and the row's inside runs the body on vectors
+// (HostPadRows.cpp).
 //
 //===----------------------------------------------------------------------===//
+#include "passes/gpu/flat/PointwiseBody.h"
 #include "passes/host/mappings/HostMappings.h"
 #include "passes/launch/MappingUtils.h"
 
@@ -32,16 +37,21 @@ constexpr int64_t kChunkElements = 16384;
 
 struct Pad {
   SmallVector<int64_t> low, size; // per dim of the result; size 0: not padded
-  SmallVector<unsigned> source;   // the input's dim each result dim reads
+  SmallVector<unsigned> source;   // the input's dim each result dim reads (copies)
   TypedAttr value;                // the constant outside
+  bool copy = false; // inside, the one input itself (else a value computed from the inputs)
 };
 
-/// The body's value at indices `at`: 0 for the input, 1 for the constant,
-/// nullopt where it computes anything else (see matchPad).
-std::optional<int> evalPadBody(Block &body, ArrayRef<int64_t> at, TypedAttr &value) {
+/// The body's value at indices `at`: 0 for the value inside the box, 1
+/// for the constant, nullopt where it computes anything else (see
+/// matchPad). The value inside is `inside`: one value of the body that no
+/// index reaches (an input, or ops on the inputs: a batch norm and a ReLU
+/// before the pad), the same at every point where it is picked.
+std::optional<int> evalPadBody(Block &body, ArrayRef<int64_t> at, TypedAttr &value,
+                               Value &inside) {
   llvm::DenseMap<Value, int64_t> ints; // indices and i1s computed here
-  llvm::DenseMap<Value, int> picks;    // 0: the input, 1: the constant
-  picks[body.getArgument(0)] = 0;
+  llvm::DenseMap<Value, int> picks;    // selects on indices: 0 inside, 1 the constant
+  llvm::DenseSet<Value> indexed;       // what an index reaches
   // Constants may be defined in the body or above it.
   auto intOf = [&](Value v) -> std::optional<int64_t> {
     if (auto it = ints.find(v); it != ints.end())
@@ -51,56 +61,70 @@ std::optional<int> evalPadBody(Block &body, ArrayRef<int64_t> at, TypedAttr &val
   auto pickOf = [&](Value v) -> std::optional<int> {
     if (auto it = picks.find(v); it != picks.end())
       return it->second;
-    auto c = v.getDefiningOp<arith::ConstantOp>();
-    if (!c || c.getType() != body.getArgument(0).getType() || (value && value != c.getValue()))
-      return std::nullopt; // not a constant element, or a second value
-    value = c.getValue();
-    return 1;
+    if (indexed.contains(v))
+      return std::nullopt;
+    if (auto c = v.getDefiningOp<arith::ConstantOp>()) {
+      if (c.getType() != cast<linalg::YieldOp>(body.getTerminator()).getValues()[0].getType() ||
+          (value && value != c.getValue()))
+        return std::nullopt; // not a constant element, or a second value
+      value = c.getValue();
+      return 1;
+    }
+    if (inside && inside != v)
+      return std::nullopt; // a second value inside
+    inside = v;
+    return 0;
   };
   for (Operation &op : body.without_terminator()) {
+    bool reached = llvm::any_of(op.getOperands(), [&](Value v) { return indexed.contains(v); });
     if (auto index = dyn_cast<linalg::IndexOp>(op)) {
       ints[index] = at[index.getDim()];
     } else if (isa<arith::ConstantOp>(op)) {
       continue; // read where used
-    } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    } else if (auto cmp = dyn_cast<arith::CmpIOp>(op); cmp && reached) {
       std::optional<int64_t> lhs = intOf(cmp.getLhs()), rhs = intOf(cmp.getRhs());
       if (cmp.getPredicate() != arith::CmpIPredicate::ult || !lhs || !rhs)
         return std::nullopt;
       ints[cmp] = uint64_t(*lhs) < uint64_t(*rhs);
-    } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
+    } else if (auto select = dyn_cast<arith::SelectOp>(op); select && reached) {
       std::optional<int64_t> cond = intOf(select.getCondition());
       std::optional<int> pick =
           cond ? pickOf(*cond ? select.getTrueValue() : select.getFalseValue()) : std::nullopt;
       if (!pick)
         return std::nullopt;
       picks[select] = *pick;
+    } else if (reached) {
+      return std::nullopt; // an index reaches a computation
     } else {
-      return std::nullopt;
+      continue; // the value inside, computed from the inputs
     }
+    indexed.insert(op.getResult(0));
   }
   return pickOf(cast<linalg::YieldOp>(body.getTerminator()).getValues()[0]);
 }
 
-/// `op` as a pad, if it is one: one input of the result's element type and
-/// static shape, read through maps that are a permutation of the result's
-/// dims but on its padded dims, where the result's index less the dim's low
-/// pad (the least
-/// constant the body compares that dim's index with) gives the input's over
-/// its range; and a body of indices, compares, selects and one constant
-/// that yields the input exactly inside the box and the constant outside
-/// (evaluated on both sides of every bound it compares an index with, and
-/// at the result's ends, on every dim).
+/// `op` as a pad, if it is one: inputs of static shape whose maps read
+/// each input dim through at most one dim of the result: that dim itself,
+/// a constant, or on a padded dim the result's index less the dim's low
+/// pad (the least constant the body compares that dim's index with) over
+/// the input's range; and a body of indices, compares and selects that
+/// yields one value computed from the inputs (the inputs themselves, or a
+/// batch norm and a ReLU of them) exactly inside the box and one constant
+/// outside (evaluated on both sides of every bound it compares an index
+/// with, and at the result's ends, on every dim). A copy (Pad::copy): one
+/// input of the result's element type, its dims a permutation of the
+/// result's, the value inside the input itself.
 std::optional<Pad> matchPad(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 1 || op.getNumReductionLoops() != 0 ||
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
     return std::nullopt;
   auto result = cast<MemRefType>(op.getDpsInits()[0].getType());
-  auto input = cast<MemRefType>(op.getDpsInputs()[0].getType());
-  if (!result.hasStaticShape() || !input.hasStaticShape() ||
-      input.getElementType() != result.getElementType() || input.getRank() != result.getRank())
+  if (!result.hasStaticShape())
     return std::nullopt;
+  for (Value input : op.getDpsInputs())
+    if (!cast<MemRefType>(input.getType()).hasStaticShape())
+      return std::nullopt;
   unsigned rank = result.getRank();
-  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   Block &body = op.getRegion().front();
   Pad pad{SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(rank, 0), {}, TypedAttr()};
   // The bounds each dim's index is compared with (every compare must be
@@ -119,39 +143,45 @@ std::optional<Pad> matchPad(linalg::GenericOp op) {
     cuts[index.getDim()].push_back(*c);
     lows[index.getDim()] = std::min(lows[index.getDim()].value_or(*c), *c);
   }
-  // Each input dim reads one result dim (the maps may permute: ConvNeXt
-  // pads an NHWC norm's result into NCHW): that dim itself, or on a padded
-  // dim the result's index less its low pad over the input's range.
+  // Each input dim reads at most one result dim (the maps may permute:
+  // ConvNeXt pads an NHWC norm's result into NCHW): that dim itself, a
+  // constant, or on a padded dim the result's index less its low pad over
+  // the input's range.
   bool padded = false;
-  pad.source.assign(rank, rank);
-  for (unsigned k = 0; k < rank; ++k) {
-    AffineExpr e = map.getResult(k);
-    auto reads = llvm::to_vector(llvm::make_filter_range(
-        llvm::seq<unsigned>(0, rank), [&](unsigned d) { return e.isFunctionOfDim(d); }));
-    if (reads.size() != 1 || pad.source[reads[0]] != rank)
-      return std::nullopt;
-    unsigned i = reads[0];
-    pad.source[i] = k;
-    if (e == getAffineDimExpr(i, op.getContext())) {
-      if (input.getDimSize(k) != result.getDimSize(i))
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    auto input = cast<MemRefType>(operand->get().getType());
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    for (unsigned k = 0; k < map.getNumResults(); ++k) {
+      AffineExpr e = map.getResult(k);
+      auto reads = llvm::to_vector(llvm::make_filter_range(
+          llvm::seq<unsigned>(0, rank), [&](unsigned d) { return e.isFunctionOfDim(d); }));
+      if (reads.size() > 1)
         return std::nullopt;
-      continue;
-    }
-    if (!lows[i])
-      return std::nullopt;
-    int64_t low = *lows[i], size = input.getDimSize(k);
-    if (low < 0 || low + size > result.getDimSize(i))
-      return std::nullopt;
-    SmallVector<AffineExpr> at(rank, getAffineConstantExpr(0, op.getContext()));
-    for (int64_t r = low; r < low + size; ++r) {
-      at[i] = getAffineConstantExpr(r, op.getContext());
-      auto c = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(e.replaceDims(at), rank, 0));
-      if (!c || c.getValue() != r - low)
+      if (reads.empty())
+        continue; // a constant index
+      unsigned i = reads[0];
+      if (e == getAffineDimExpr(i, op.getContext())) {
+        if (input.getDimSize(k) != result.getDimSize(i))
+          return std::nullopt;
+        continue;
+      }
+      if (!lows[i])
         return std::nullopt;
+      int64_t low = *lows[i], size = input.getDimSize(k);
+      if (low < 0 || low + size > result.getDimSize(i) ||
+          (pad.size[i] && (pad.low[i] != low || pad.size[i] != size)))
+        return std::nullopt;
+      SmallVector<AffineExpr> at(rank, getAffineConstantExpr(0, op.getContext()));
+      for (int64_t r = low; r < low + size; ++r) {
+        at[i] = getAffineConstantExpr(r, op.getContext());
+        auto c = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(e.replaceDims(at), rank, 0));
+        if (!c || c.getValue() != r - low)
+          return std::nullopt;
+      }
+      pad.low[i] = low;
+      pad.size[i] = size;
+      padded = true;
     }
-    pad.low[i] = low;
-    pad.size[i] = size;
-    padded = true;
   }
   if (!padded)
     return std::nullopt;
@@ -173,12 +203,13 @@ std::optional<Pad> matchPad(linalg::GenericOp op) {
       return std::nullopt; // too many bounds to prove it cheaply
   }
   SmallVector<int64_t> at(rank, 0);
+  Value insideValue; // what the body picks inside the box
   std::function<bool(unsigned)> check = [&](unsigned i) -> bool {
     if (i == rank) {
       bool inside = true;
       for (unsigned j = 0; j < rank; ++j)
         inside &= !pad.size[j] || (at[j] >= pad.low[j] && at[j] < pad.low[j] + pad.size[j]);
-      std::optional<int> pick = evalPadBody(body, at, pad.value);
+      std::optional<int> pick = evalPadBody(body, at, pad.value, insideValue);
       return pick && *pick == (inside ? 0 : 1);
     }
     for (int64_t r : points[i]) {
@@ -188,8 +219,24 @@ std::optional<Pad> matchPad(linalg::GenericOp op) {
     }
     return true;
   };
-  if (!check(0) || !pad.value)
+  if (!check(0) || !pad.value || !insideValue)
     return std::nullopt;
+  // A copy: the value inside is the one input, of the result's type, its
+  // dims a permutation of the result's (each read once, as above).
+  if (op.getNumDpsInputs() == 1 && insideValue == body.getArgument(0) &&
+      cast<MemRefType>(op.getDpsInputs()[0].getType()).getElementType() ==
+          result.getElementType()) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    pad.source.assign(rank, rank);
+    bool permutes = map.getNumResults() == rank;
+    for (unsigned k = 0; permutes && k < rank; ++k)
+      for (unsigned i = 0; i < rank; ++i)
+        if (map.getResult(k).isFunctionOfDim(i)) {
+          permutes &= pad.source[i] == rank;
+          pad.source[i] = k;
+        }
+    pad.copy = permutes && llvm::all_of(pad.source, [&](unsigned k) { return k < rank; });
+  }
   return pad;
 }
 
@@ -233,11 +280,17 @@ LogicalResult kfuse::host::mapPadKernel(OpBuilder &b, StringAttr name,
     return failure();
   linalg::GenericOp op = ops.front();
   std::optional<Pad> pad = matchPad(op);
-  if (!pad)
+  if (!pad || (!pad->copy && !kfuse::host::padRowsAsVectors(op)))
     return failure();
   OpBuilder::InsertionGuard guard(b);
   Location loc = op.getLoc();
-  Value input = op.getDpsInputs()[0], result = op.getDpsInits()[0];
+  Value result = op.getDpsInits()[0];
+  unsigned widest = 8;
+  for (Type t : op->getOperandTypes())
+    widest = std::max(widest, cast<MemRefType>(t).getElementTypeBitWidth());
+  unsigned lanes = std::max(1u, kfuse::host::kVectorBits / widest);
+  std::vector<SmallVector<Value>> opSizes = kfuse::gpu::parallelSizes(b, loc, ops);
+  kfuse::gpu::PointwiseBody scalar(ops, opSizes);
   auto type = cast<MemRefType>(result.getType());
   unsigned rank = type.getRank();
   ArrayRef<int64_t> shape = type.getShape();
@@ -286,13 +339,17 @@ LogicalResult kfuse::host::mapPadKernel(OpBuilder &b, StringAttr name,
   fillRow(b, loc, result, at, value, 0, lowCol);
   // The input's row [0, cols) to columns [lowCol, lowCol + cols) (copyRows
   // on one row, whose indices `from` are the input's).
-  if (pad->source[rank - 1] == rank - 1) { // the input's rows: copies
+  if (!pad->copy) { // a value computed from the inputs: the body on the row
+    kfuse::host::computePadRow(b, loc, ops, at, lowCol, cols, lanes, scalar);
+  } else if (pad->source[rank - 1] == rank - 1) { // the input's rows: copies
+    Value input = op.getDpsInputs()[0];
     SmallVector<Value> inAt(rank - 1), outAt(at);
     for (unsigned i = 0; i + 1 < rank; ++i)
       inAt[pad->source[i]] = from[i];
     kfuse::host::copyRow(b, loc, input, result, inAt, outAt, lowCol,
                          arith::ConstantIndexOp::create(b, loc, cols));
   } else { // the row runs along another dim of the input: element by element
+    Value input = op.getDpsInputs()[0];
     auto loop = scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
                                    arith::ConstantIndexOp::create(b, loc, cols), one);
     OpBuilder::InsertionGuard inLoop(b);

@@ -59,3 +59,16 @@ func.func @pad_nchw(%x: tensor<2x5x7x3xf32>) -> tensor<2x3x9x11xf32> {
   %p1 = kf.cat %e1, %p, %e1 dim 3 : tensor<2x3x9x2xf32>, tensor<2x3x9x7xf32>, tensor<2x3x9x2xf32>
   return %p1 : tensor<2x3x9x11xf32>
 }
+
+// ResNet's: a batch norm's scale and shift and a ReLU, then a pad of 1 on H
+// and W (fused: the pad of a computed value).
+func.func @bn_relu_pad(%x: tensor<2x3x5x10xf32>, %s: tensor<3x1x1xf32>, %t: tensor<3x1x1xf32>) -> tensor<2x3x7x12xf32> {
+  %m = kf.mul %x, %s : tensor<2x3x5x10xf32>, tensor<3x1x1xf32>
+  %a = kf.add %m, %t : tensor<2x3x5x10xf32>, tensor<3x1x1xf32>
+  %r = kf.relu %a : tensor<2x3x5x10xf32>
+  %e = kf.constant dense<0.0> : tensor<2x3x1x10xf32>
+  %p = kf.cat %e, %r, %e dim 2 : tensor<2x3x1x10xf32>, tensor<2x3x5x10xf32>, tensor<2x3x1x10xf32>
+  %e1 = kf.constant dense<0.0> : tensor<2x3x7x1xf32>
+  %p1 = kf.cat %e1, %p, %e1 dim 3 : tensor<2x3x7x1xf32>, tensor<2x3x7x10xf32>, tensor<2x3x7x1xf32>
+  return %p1 : tensor<2x3x7x12xf32>
+}
