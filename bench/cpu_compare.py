@@ -53,19 +53,27 @@ ROWS = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1e4", "add_relu", {"N":
         ("mlp batch 256", "mlp", {"B": 256}), ("mlp batch 4096", "mlp", {"B": 4096}),
         ("matmul 1024", "matmul", {"N": 1024}), ("sum 1e7", "sum", {"N": 10**7}),
         ("transpose 4096x4096", "transpose", {"R": 4096, "C": 4096}),
-        ("gelu 1e6", "gelu", {"N": 10**6}), ("gelu 1e7", "gelu", {"N": 10**7})]
+        ("gelu 1e6", "gelu", {"N": 10**6}), ("gelu 1e7", "gelu", {"N": 10**7}),
+        ("cumsum 4096x4096 dim 1", "cumsum_rows", {"R": 4096, "C": 4096}),
+        ("cumsum 4096x4096 dim 0", "cumsum_cols", {"R": 4096, "C": 4096}),
+        ("cumsum 16x65536 dim 1", "cumsum_rows", {"R": 16, "C": 65536})]
 DRY = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1000", "add_relu", {"N": 1000}),
        ("softmax 8x32", "softmax", {"R": 8, "C": 32}),
        ("layer_norm 8x32", "layer_norm", {"R": 8, "C": 32}),
        ("rms_norm 8x32", "rms_norm", {"R": 8, "C": 32}), ("mlp batch 4", "mlp", {"B": 4}),
        ("matmul 16", "matmul", {"N": 16}), ("sum 1000", "sum", {"N": 1000}),
-       ("transpose 8x32", "transpose", {"R": 8, "C": 32}), ("gelu 1000", "gelu", {"N": 1000})]
+       ("transpose 8x32", "transpose", {"R": 8, "C": 32}), ("gelu 1000", "gelu", {"N": 1000}),
+       ("cumsum 8x32 dim 0", "cumsum_cols", {"R": 8, "C": 32})]
 # rtol, atol against a float64 reference (add_relu's f32 numpy is exact).
 # gelu's atol: 0.5 x (1 + erf(x / sqrt 2)) in f32 carries the rounding of
 # 1 + erf (2^-24) times 0.5 |x|, |x| below 10 here (inputs 2 N(0, 1)): 6e-7.
+# cumsum's atol: a compensated running sum is within 2 u sum|x| of the sum,
+# sum|x| about 0.8 n for n N(0, 1) terms: 4e-4 at n = 4096 (f32 sums,
+# PyTorch's in f64; numpy's a plain f32 running sum, within n u sum|x|).
 TOL = {"add_relu": (0, 0), "softmax": (1e-4, 1e-7), "layer_norm": (1e-4, 1e-4),
        "rms_norm": (1e-4, 1e-5), "mlp": (1e-4, 1e-3), "matmul": (1e-4, 1e-3),
-       "sum": (1e-4, 0), "transpose": (0, 0), "gelu": (1e-5, 1e-6)}
+       "sum": (1e-4, 0), "transpose": (0, 0), "gelu": (1e-5, 1e-6), "cumsum_rows": (1e-4, 1e-3),
+       "cumsum_cols": (1e-4, 1e-3)}
 
 
 def parse_args():
@@ -111,7 +119,8 @@ def make_inputs(template, s, rng):
         return (rng.standard_normal(shape, dtype=np.float32) * np.float32(scale))
     if template == "add_relu":
         return [r(s["N"]), r(s["N"])]
-    if template in ("softmax", "layer_norm", "rms_norm", "transpose"):
+    if template in ("softmax", "layer_norm", "rms_norm", "transpose", "cumsum_rows",
+                    "cumsum_cols"):
         return [r(s["R"], s["C"])]
     if template == "gelu":
         return [r(s["N"], scale=2.0)]
@@ -140,6 +149,8 @@ def numpy_fn(template):
         "matmul": lambda a, b: a @ b,
         "sum": lambda x: x.sum(),
         "transpose": lambda x: np.ascontiguousarray(x.T),
+        "cumsum_rows": lambda x: np.cumsum(x, axis=1),
+        "cumsum_cols": lambda x: np.cumsum(x, axis=0),
         # numpy has no erf: Python's, a call an element (slow; the reference).
         "gelu": lambda x: (x * x.dtype.type(0.5) * (x.dtype.type(1) + np.vectorize(
             math.erf, otypes=[x.dtype])(x / x.dtype.type(math.sqrt(2))))),
@@ -159,6 +170,8 @@ def torch_fn(template, torch):
         "sum": lambda x: x.sum(),
         "transpose": lambda x: x.t().contiguous(),
         "gelu": lambda x: F.gelu(x),
+        "cumsum_rows": lambda x: torch.cumsum(x, 1),
+        "cumsum_cols": lambda x: torch.cumsum(x, 0),
     }
     return fns[template]
 

@@ -850,6 +850,7 @@ register. A flat kernel that reads an operand with its last two loops
               "Attention kernels launched a block per tile of query rows">,
     Statistic<"numMultiReduction", "multi-reduction-kernels",
               "Reductions over rows and columns of one tensor in one pass">,
+    Statistic<"numScan", "scan-kernels", "Prefix scans launched a thread a line">,
   ];
   let options = [
     Option<"blockSize", "block-size", "unsigned", "256", "threads per block">,
@@ -913,6 +914,7 @@ def KfMapKernelsToHost : Pass<"kf-map-kernels-to-host", "mlir::ModuleOp"> {
               "Attention kernels launched a tile of query rows a block">,
     Statistic<"numMultiReduction", "multi-reduction-kernels",
               "Reductions over rows and columns of one tensor in one pass">,
+    Statistic<"numScan", "scan-kernels", "Prefix scans launched a thread a line">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

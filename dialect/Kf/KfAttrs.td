@@ -53,6 +53,9 @@ def Kf_KernelMapping : I32EnumAttr<"KernelMapping", "how a kernel is launched", 
   // each row's values and keeps a partial of each column; the last block
   // to finish (an atomic ticket) combines the columns' partials.
   I32EnumAttrCase<"MultiReduction", 7, "multi_reduction">,
+  // A prefix scan (kf.cumsum) alone: a thread per line along the scanned
+  // dim, which it walks once, in order, with a running sum.
+  I32EnumAttrCase<"Scan", 8, "scan">,
 ]> {
   let cppNamespace = "::kfuse::kf";
 }

@@ -372,6 +372,43 @@ class Kf_ArgExtremeOp<string mnemonic, string extreme, string reduction>
 def Kf_ArgmaxOp : Kf_ArgExtremeOp<"argmax", "maximum", "max">;
 def Kf_ArgminOp : Kf_ArgExtremeOp<"argmin", "minimum", "min">;
 
+def Kf_CumsumOp : Kf_Op<"cumsum", [Pure, InferTypeOpAdaptor]> {
+  let summary = "`torch.cumsum(x, dim)`: running sums along one dim";
+  let description = [{
+    `out[..., i, ...] = x[..., 0, ...] + ... + x[..., i, ...]` along `dim`
+    (negative counts from the end). The dtype is torch.cumsum's: floats
+    keep theirs (f16 and bf16 accumulate in f32, rounded once per element),
+    integers and bool give i64. A 0-d input is refused (there is no dim to
+    scan; PyTorch returns the input).
+
+    kf-to-linalg writes it as a `linalg.generic` any mapping can run: a
+    reduction over a second loop `j` along `dim`, each term kept where `j
+    <= i` (`select`), so element `i` sums the `i + 1` first terms. That form
+    does `n (n + 1) / 2` additions a line; the kernel mapping `scan`
+    (kf-assign-kernel-mappings, on both targets) recognizes it and runs
+    each line once, in order, with a compensated running sum: `n`
+    additions. Elementwise producers fuse into it (computed in its body,
+    at each term); any other op in its kernel is refused by the mapping,
+    and the kernel formed again with the scan alone.
+
+    ```mlir
+    %c = kf.cumsum %x dim 1 : tensor<4x8xf32>        // tensor<4x8xf32>
+    %p = kf.cumsum %mask dim -1 : tensor<2x16xi1>    // tensor<2x16xi64>
+    ```
+  }];
+  let arguments = (ins Kf_Tensor:$input, I64Attr:$dim);
+  let results = (outs Kf_Tensor:$result);
+  let assemblyFormat = "$input `dim` $dim attr-dict `:` type($input)";
+  let extraClassDeclaration = [{
+    /// `dim`, non-negative.
+    int64_t getScannedDim() {
+      int64_t rank = getInput().getType().getRank();
+      int64_t dim = static_cast<int64_t>(getDim()); // I64Attr reads as uint64_t
+      return dim < 0 ? dim + rank : dim;
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//

@@ -22,7 +22,7 @@ the second shape dynamic (a size as an input), which runs in PyTorch.
 A graph kfuse cannot import whole is split: decomposed to aten ops as the
 importer exports it, its runs of ops kfuse-import handles become partitions
 (torch.fx's CapabilityBasedPartitioner), each compiled by kfuse where it can
-be, the rest (cumsum, say) left to PyTorch between them; a warning names
+be, the rest (cumprod, say) left to PyTorch between them; a warning names
 what was left. Where even that fails the graph runs as PyTorch runs it, so
 a model never fails for being compiled. Not built yet: CUDA tensors (the
 graph runs in PyTorch) and autograd (the library computes forward only: use

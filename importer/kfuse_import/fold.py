@@ -4,8 +4,9 @@ subgraphs of a program, for the ops kf refuses.
 Real models compute tensors that no input reaches: transformers' mask
 builders run arange/cumsum/comparisons over positions made from the
 sequence length, BERT gathers its token types from a buffer of zeros. kf
-lacks some of those ops (cumsum, integer gathers) or refuses them for a
-reason that holds for inputs, not for constants. Such a node, when every
+lacks some of those ops (integer gathers) or refuses them for a reason
+that holds for inputs, not for constants; the others (cumsum) are
+kernels that would recompute the same values on every call. Such a node, when every
 tensor it reads is a constant, is evaluated here by PyTorch itself and
 enters the program as a kf.constant: what Inductor's constant folding
 does for the same graphs.

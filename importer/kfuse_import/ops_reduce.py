@@ -132,3 +132,18 @@ def var_mean(ctx, node):
     dims, keepdim, c = _correction(ctx, node)
     v = ctx.em.reduce(ctx.name[:3], x, dims, keepdim, hint=node.name, extra=f" correction {c}")
     return (v, ctx.em.reduce("mean", x, dims, keepdim, hint=node.name + "_mean"))
+
+
+@handles("cumsum")
+def cumsum(ctx, node):
+    """torch.cumsum(x, dim, dtype=None): kf.cumsum (integers and bool give
+    int64, as PyTorch's); dtype= casts the input first. A 0-d input is the
+    input itself (PyTorch's result, promoted)."""
+    x = _with_dtype(ctx, node, ctx.value(node.args[0]))
+    dim = node.args[1] if len(node.args) > 1 else node.kwargs["dim"]
+    out = "i64" if not x.type.is_float else x.type.dtype
+    if x.type.rank == 0:
+        return ctx.em.cast(x, out)
+    dim %= x.type.rank
+    return ctx.em.emit(node.name, f"kf.cumsum %{x.name} dim {dim} : {x.type}",
+                       x.type.__class__(x.type.shape, out))

@@ -18,6 +18,7 @@
 #include "passes/gpu/matmul/MatmulTiles.h"
 #include "passes/gpu/flat/PointwiseKernels.h"
 #include "passes/gpu/rows/RowKernels.h"
+#include "passes/launch/ScanKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -40,6 +41,15 @@ kfuse::gpu::decideKernelMapping(KernelOp kernel, ArrayRef<linalg::LinalgOp> ops,
                                 function_ref<InFlightDiagnostic()> refuse) {
   switch (kernel.getKind()) {
   case KernelKind::Reduction: {
+    // A prefix scan (kf.cumsum) runs alone, a thread a line: its kernel
+    // holding anything else is refused, and formed again without it.
+    if (kfuse::launch::holdsScan(ops)) {
+      if (kfuse::launch::matchScanKernel(ops))
+        return KernelMapping::Scan;
+      refuse() << "a prefix scan (kf.cumsum) is a kernel of its own: the scan mapping "
+                  "walks each line in order, and runs nothing else";
+      return failure();
+    }
     // Reductions of a few static elements each, not read back over them
     // (kf-form-kernels' small-reduction rule): a thread per result.
     {

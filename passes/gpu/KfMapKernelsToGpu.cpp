@@ -14,6 +14,7 @@
 #include "passes/gpu/rows/RowKernels.h"
 #include "passes/gpu/attention/AttentionKernels.h"
 #include "passes/launch/KernelsToLaunches.h"
+#include "passes/launch/ScanKernels.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -93,6 +94,12 @@ public:
     return kfuse::gpu::mapMultiReductionKernel(b, name, ops, target, ticket);
   }
 
+  /// A thread a line, floats summed compensated (launch/ScanKernels.h).
+  LogicalResult scan(RewriterBase &b, StringAttr name,
+                     ArrayRef<linalg::LinalgOp> ops) const override {
+    return kfuse::launch::mapScanKernel(b, name, ops, target, kfuse::launch::ScanSum::Compensated);
+  }
+
 private:
   /// The form kf-assign-kernel-mappings chose for a row kernel's rows.
   static FailureOr<kfuse::kf::KernelVariant> rowVariant(KernelOp kernel) {
@@ -128,7 +135,7 @@ struct KfMapKernelsToGpuPass : kfuse::impl::KfMapKernelsToGpuBase<KfMapKernelsTo
     if (failed(kfuse::launch::mapKernelsToLaunches(
             getOperation(), kPass, GpuLauncher(blockSize, vectorWidth),
             {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain,
-             &numAttention, &numMultiReduction})))
+             &numAttention, &numMultiReduction, &numScan})))
       signalPassFailure();
   }
 };

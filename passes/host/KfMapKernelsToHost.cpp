@@ -14,6 +14,7 @@
 #include "passes/host/mappings/HostMappings.h"
 #include "passes/gpu/attention/AttentionKernels.h"
 #include "passes/launch/KernelsToLaunches.h"
+#include "passes/launch/ScanKernels.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -76,6 +77,16 @@ public:
     return kfuse::gpu::mapMultiReductionKernel(b, name, ops, target, ticket);
   }
 
+  /// A thread a line, f32 summed in f64 as PyTorch's CPU kernel does
+  /// (launch/ScanKernels.h); along an outer dim, groups of adjacent lines
+  /// as vectors (HostScan.cpp).
+  LogicalResult scan(RewriterBase &b, StringAttr name,
+                     ArrayRef<linalg::LinalgOp> ops) const override {
+    if (succeeded(kfuse::host::mapScanKernelAsVectors(b, name, ops)))
+      return success();
+    return kfuse::launch::mapScanKernel(b, name, ops, target, kfuse::launch::ScanSum::Float64);
+  }
+
 private:
   kfuse::launch::HostLaunchTarget target;
 };
@@ -87,7 +98,7 @@ struct KfMapKernelsToHostPass : kfuse::impl::KfMapKernelsToHostBase<KfMapKernels
     if (failed(kfuse::launch::mapKernelsToLaunches(
             getOperation(), "kf-map-kernels-to-host", HostLauncher(),
             {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain,
-             &numAttention, &numMultiReduction})))
+             &numAttention, &numMultiReduction, &numScan})))
       signalPassFailure();
   }
 };

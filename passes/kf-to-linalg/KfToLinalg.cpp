@@ -122,6 +122,7 @@ struct KfToLinalgPass : kfuse::impl::KfToLinalgBase<KfToLinalgPass> {
     lowering::populateViewsToLinalg(patterns);
     lowering::populateConcatToLinalg(patterns);
     lowering::populateGatherToLinalg(patterns);
+    lowering::populateScanToLinalg(patterns);
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
       return signalPassFailure();
 

@@ -93,6 +93,7 @@ void populateShapeToTensor(mlir::RewritePatternSet &patterns);
 void populateViewsToLinalg(mlir::RewritePatternSet &patterns);
 void populateConcatToLinalg(mlir::RewritePatternSet &patterns);
 void populateGatherToLinalg(mlir::RewritePatternSet &patterns);
+void populateScanToLinalg(mlir::RewritePatternSet &patterns);
 
 /// Folds every view copy (`kf.view`) into the linalg.generics that read it
 /// (ViewsToLinalg.cpp); a view nothing can read in place stays a copy.

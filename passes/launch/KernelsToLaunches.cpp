@@ -130,6 +130,8 @@ struct KernelToLaunch : OpRewritePattern<KernelOp> {
       return launcher.attention(rewriter, name, ops);
     case KernelMapping::MultiReduction:
       return launcher.multiReduction(rewriter, name, ops, tickets.lookup(kernel));
+    case KernelMapping::Scan:
+      return launcher.scan(rewriter, name, ops);
     case KernelMapping::Serial:
       launchSerially(rewriter, name, ops);
       return success();

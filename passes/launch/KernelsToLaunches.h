@@ -65,12 +65,16 @@ public:
   virtual mlir::LogicalResult multiReduction(mlir::RewriterBase &b, mlir::StringAttr name,
                                              llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                                              mlir::FlatSymbolRefAttr ticket) const = 0;
+  /// A prefix scan alone (launch/ScanKernels.h).
+  virtual mlir::LogicalResult scan(mlir::RewriterBase &b, mlir::StringAttr name,
+                                   llvm::ArrayRef<mlir::linalg::LinalgOp> ops) const = 0;
 };
 
 /// A mapping pass's statistics (Passes.td: flat-kernels, row-kernels, ...),
 /// one a mapping, in the order of KernelMapping's values: flat, row,
-/// grid_reduction, matmul, serial, row_chain, attention, multi_reduction.
-using MappingStatistics = std::array<mlir::Pass::Statistic *, 8>;
+/// grid_reduction, matmul, serial, row_chain, attention, multi_reduction,
+/// scan.
+using MappingStatistics = std::array<mlir::Pass::Statistic *, 9>;
 
 /// Replaces every kf.kernel of `module` by its launch, `launcher` building
 /// each; diagnostics start with `pass` (the pass's name); each kernel is

@@ -110,6 +110,21 @@ FailureOr<Value> Rules::reduction() {
         Value hi = OpTy::create(b, loc, h.add(x, r), dims, keep);
         return h.scale(h.max(h.sub(v(), lo), h.sub(hi, v())), 1 / kReach);
       })
+      .Case<CumsumOp>([&](CumsumOp s) -> Value {
+        // Element i sums the terms up to it: their scales as a sum's
+        // (sqrt(sum E_k^2)), and the compensated running sum's own error,
+        // 2 u_acc sum |x_k| (f16 and bf16 accumulate in f32), then the
+        // rounding to the result's dtype.
+        int64_t dim = s.getScannedDim();
+        auto cumsum = [&](Value t) -> Value { return CumsumOp::create(b, loc, t, dim); };
+        Value prop = ex ? h.sqrt(cumsum(h.mul(ex, ex))) : nullptr;
+        Value own;
+        if (u != 0) {
+          double uacc = in.resultType.isF64() ? u : std::ldexp(1.0, -24);
+          own = h.scale(cumsum(finiteAbs(h.f64(x))), 2 * uacc);
+        }
+        return h.add(h.add(prop, own), rounding(1));
+      })
       .Case<SoftmaxOp, LogSoftmaxOp>([&](auto s) { return softmax(s.getDim()); })
       .Case<ArgmaxOp, ArgminOp>([&](auto s) -> Value {
         if (!ex)

@@ -23,10 +23,11 @@
 // CHECK:      | sum 1000 |
 // CHECK:      | transpose 8x32 |
 // CHECK:      | gelu 1000 |
+// CHECK:      | cumsum 8x32 dim 0 |
 // CHECK:      per-call floor of each harness (add_relu of 8 elements): kfuse
-// CHECK:      kfuse: 10 of 10 programs match numpy
+// CHECK:      kfuse: 11 of 11 programs match numpy
 
-// JSON: rows 10
+// JSON: rows 11
 // JSON: kfuse timed in every row
 // JSON: numpy timed in every row
 

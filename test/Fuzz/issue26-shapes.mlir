@@ -50,4 +50,4 @@
 // DISTANCE-MAPPED: kf-fuzz: 200 programs: 200 keep the mapping invariant ({{[0-9]+}} exempt: an op no GPU mapping serves), 0 break it, 0 refused by kfuse-opt; {{.*}} (seed 644)
 // An unknown kind is refused:
 // RUN: not %kf-fuzz --kinds multi_reduction,bogus --seed 1 --count 1 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows, matmul_chain, transposed_epilogue, neighbour_distance)
+// BAD: --kinds: unknown kind 'bogus' (known: multi_reduction, permuted_rows, matmul_chain, transposed_epilogue, neighbour_distance, cumsum)

@@ -34,9 +34,12 @@
 // CHECK:         %ge = kf.ge %unsqueeze, %unsqueeze_1 : tensor<300x1xi64>, tensor<1x300xi64>
 
 // A persistent buffer is a weight (an argument, so that new weights need no
-// new import): an op of it is not folded, and kf has no cumsum.
-// CHECK: weight_cumsum: UnsupportedOp op=aten.cumsum.default reason=kf has no op for it
-// A size of a dynamic dim is an input: not folded.
-// CHECK: size_cumsum: UnsupportedOp op=aten.cumsum.default reason=kf has no op for it
+// new import): an op of it is not folded; the cumsum runs in the program.
+// CHECK-LABEL: func.func @weight_cumsum(
+// CHECK:         %cumsum = kf.cumsum %b_w dim 0 : tensor<4xf32>
+// A size of a dynamic dim is an input: not folded (and the arange of it
+// is refused).
+// CHECK: size_cumsum: UnsupportedOp op=aten.arange.start_step reason=a scalar computed from dynamic sizes
 // An input: not folded.
-// CHECK: input_cumsum: UnsupportedOp op=aten.cumsum.default reason=kf has no op for it
+// CHECK-LABEL: func.func @input_cumsum(
+// CHECK:         %cumsum = kf.cumsum %x dim 0 : tensor<4xf32>

@@ -21,6 +21,7 @@
 // CHECK: misc: ok, 10 results
 // CHECK: powers: ok, 7 results
 // CHECK: gathers: ok, 7 results
+// CHECK: scans: ok, 7 results
 // CHECK: convs: ok, 16 results
 // CHECK: dynamic: ok, 4 results
 // CHECK: dynamic at batch 3: ok, 4 results

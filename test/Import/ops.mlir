@@ -293,6 +293,19 @@
 // CHECK-NOT:     kf.matmul
 // CHECK:         return {{.*}} : tensor<2x6x8xf32>, tensor<2x6x8xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<4xf32>, tensor<3x2x2xf32>, tensor<2x6x8xf32>
 
+// torch.cumsum is kf.cumsum along the dim given (negative made
+// positive); ints give i64; dtype= casts first; a mask's .long() is a cast.
+// CHECK-LABEL: func.func @scans(
+// CHECK:         %cumsum = kf.cumsum %xs_0 dim 1 : tensor<2x3x8xf32>
+// CHECK-NEXT:    %cumsum_1 = kf.cumsum %xs_0 dim 2 : tensor<2x3x8xf32>
+// CHECK:         %cumsum_2 = kf.cumsum %mul dim 0 : tensor<2x3x8xf32>
+// CHECK:         %_to_copy = kf.cast %xs_1 : tensor<3x16xi1> to i64
+// CHECK-NEXT:    %cumsum_3 = kf.cumsum %_to_copy dim 1 : tensor<3x16xi64>
+// CHECK:         %cumsum_4 = kf.cumsum %xs_2 dim 0 : tensor<4x5xi32>
+// CHECK-NEXT:    %xs_2_f32 = kf.cast %xs_2 : tensor<4x5xi32> to f32
+// CHECK-NEXT:    %cumsum_5 = kf.cumsum %xs_2_f32 dim 1 : tensor<4x5xf32>
+// CHECK:         return {{.*}} : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<3x16xi64>, tensor<4x5xi64>, tensor<4x5xf32>, tensor<f32>
+
 // A convolution is an explicit GEMM: zero padding (kf.cat), one strided
 // slice per kernel position (views), the im2col matrix (one kf.cat), the
 // weight [F, K] times it, batched over the images (and the groups), its

@@ -12,9 +12,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import kfuse_import  # noqa: E402
 
 
-class Cumsum(nn.Module):
+class Cumprod(nn.Module):
     def forward(self, x):
-        return torch.cumsum(x, 0)
+        return torch.cumprod(x, 0)
 
 
 class IntGather(nn.Module):
@@ -61,7 +61,7 @@ class SizeAsValue(nn.Module):
 
 
 def running_total(x):
-    return torch.cumsum(x, 0)
+    return torch.cumprod(x, 0)
 
 
 class InHelper(nn.Module):
@@ -79,7 +79,7 @@ class Fn(nn.Module):
 
 
 CASES = [
-    ("cumsum", Cumsum(), (torch.randn(4, 3),), None),
+    ("cumprod", Cumprod(), (torch.randn(4, 3),), None),
     ("int_gather", IntGather(), (torch.tensor([1, 2]),), None),
     ("batch_norm_training", TrainingBatchNorm().train(), (torch.randn(4, 3),), None),
     ("label_smoothing", Smoothing(), (torch.randn(4, 3), torch.tensor([0, 1, 2, 0])), None),
@@ -92,7 +92,7 @@ CASES = [
     ("mask_index", Fn(lambda x: x[x > 0]), (torch.randn(4, 3),), None),
     ("two_index_tensors", Fn(lambda x, i: x[i, i]), (torch.randn(4, 3), torch.tensor([0, 2])),
      None),
-    ("several", Fn(lambda x: torch.cumsum(x, 0) + torch.sort(x, 1).values + torch.cumprod(x, 1)),
+    ("several", Fn(lambda x: torch.cumprod(x, 0) + torch.sort(x, 1).values + torch.cummax(x, 1).values),
      (torch.randn(4, 3),), None),
 ]
 

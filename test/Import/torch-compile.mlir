@@ -13,9 +13,9 @@
 // library, not a split around an i64 gather, and are checked on each call.
 // CHECK: token types: ok, 1 library, 0 warnings
 // CHECK: changed buffer: ok; kfuse: a buffer the library was compiled with changed its values; this graph runs in PyTorch
-// The graph with an op kf lacks: linear + relu before cumsum and the ops
-// after it are two kfuse libraries; cumsum runs in PyTorch.
-// CHECK: cumsum: ok, 2 parts compiled by kfuse; kfuse: part of this graph runs in PyTorch: aten.cumsum.default: kf has no op for it
+// The graph with an op kf lacks: linear + relu before cumprod and the ops
+// after it are two kfuse libraries; cumprod runs in PyTorch.
+// CHECK: cumprod: ok, 2 parts compiled by kfuse; kfuse: part of this graph runs in PyTorch: aten.cumprod.default: kf has no op for it
 // A result that is an input is that input's memory (a view of it is a copy).
 // CHECK: alias: ok, the returned input is x's memory: True
 // dynamic=False: each new shape its own static library; 3 again is cached.

@@ -84,21 +84,21 @@ with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
     ok = torch.allclose(f(xs), model(xs), rtol=1e-6, atol=1e-6)
     print(f"changed buffer: {'ok' if ok else 'FAIL'}; " + kfuse_warnings(caught)[-1])
 
-    class Cumsum(nn.Module):
+    class Cumprod(nn.Module):
         def __init__(self):
             super().__init__()
             self.fc = nn.Linear(32, 8)
 
         def forward(self, x):
             y = self.fc(x).relu()
-            return torch.cumsum(y, 0) * 2 + y.sum(), y
+            return torch.cumprod(y, 0) * 2 + y.sum(), y
 
-    model, before = Cumsum().eval(), libraries()
+    model, before = Cumprod().eval(), libraries()
     (a, b), (ra, rb) = compiled(model)(x), model(x)
     ok = torch.allclose(a, ra, rtol=1e-5, atol=1e-5) and torch.allclose(b, rb, rtol=1e-5,
                                                                          atol=1e-6)
     why = kfuse_warnings(caught)[-1]
-    print(f"cumsum: {'ok' if ok else 'FAIL'}, {libraries() - before} parts compiled by kfuse; "
+    print(f"cumprod: {'ok' if ok else 'FAIL'}, {libraries() - before} parts compiled by kfuse; "
           + why[:why.index(":", 7)] + ": " + why[why.index("aten."):why.index(" (see")])
 
     class Alias(nn.Module):

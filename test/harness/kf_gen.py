@@ -28,7 +28,7 @@ import re
 FLOATS = ["f32", "f16", "bf16", "f64"]
 # The kinds kf_fuzz.py --kinds may add to the draw.
 EXTRA_KINDS = ["multi_reduction", "permuted_rows", "matmul_chain", "transposed_epilogue",
-               "neighbour_distance"]
+               "neighbour_distance", "cumsum"]
 INTS = ["i32", "i64"]
 
 

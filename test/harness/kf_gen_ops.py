@@ -224,3 +224,15 @@ class NewOps:
         i = self.new_arg(ishape, index_type, static=True)
         self.emit(f"kf.gather {x.name}, {i.name} dim {spelled} : {x.type()}, {i.type()}",
                   ishape, x.dtype, ishape)
+
+    def op_cumsum(self):
+        # (kf_gen.EXTRA_KINDS: drawn only when asked.) kf.cumsum along any dim (static or dynamic) of a value of rank 1
+        # or more: floats keep their dtype, ints and bool give i64.
+        rng = self.rng
+        x = self.pick(lambda v: len(v.shape) >= 1)
+        if x is None:
+            return
+        d = rng.randrange(len(x.shape))
+        spelled = d - len(x.shape) if rng.random() < 0.3 else d
+        t = x.dtype if x.dtype in FLOATS else "i64"
+        self.emit(f"kf.cumsum {x.name} dim {spelled} : {x.type()}", x.shape, t, x.tshape)

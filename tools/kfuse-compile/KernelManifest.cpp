@@ -87,6 +87,9 @@ const char *mappingRule(kf::KernelMapping m, std::optional<kf::KernelVariant> va
            "the rows' reductions combined across the block, each column's value "
            "folded into its partial for the band; the last block to finish combines "
            "the columns' partials in band order: the tensor is read once";
+  case kf::KernelMapping::Scan:
+    return "a thread per line along the scanned dim, which it walks once, in order, "
+           "with a compensated running sum (floats)";
   case kf::KernelMapping::Attention:
     return "a block per 64 query rows of one batch (grid x over the rows, z over the "
            "batch), a thread a row with its q, running max and sum and output row in "

@@ -42,7 +42,7 @@ mlir::LogicalResult mapPadKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                                  llvm::ArrayRef<mlir::linalg::GenericOp> ops);
 
 /// Whether a pad of a computed value runs its rows as vectors
-/// (HostPadRows.cpp): inputs read along the last dim in their last index
+/// (HostPad.cpp): inputs read along the last dim in their last index
 /// only, contiguous there, and a body VectorBody takes.
 bool padRowsAsVectors(mlir::linalg::GenericOp op);
 
@@ -59,6 +59,12 @@ void computePadRow(mlir::OpBuilder &b, mlir::Location loc,
 void copyRow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input, mlir::Value result,
              llvm::ArrayRef<mlir::Value> inAt, llvm::ArrayRef<mlir::Value> outAt,
              int64_t colOffset, mlir::Value cols);
+
+/// A prefix scan along an outer dim (launch/ScanKernels.h's kernel): groups
+/// of adjacent lines walked together as vectors (HostScan.cpp); failure
+/// for a kernel it does not serve (the shared emitter runs it).
+mlir::LogicalResult mapScanKernelAsVectors(mlir::OpBuilder &b, mlir::StringAttr name,
+                                           llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
 
 /// A row kernel (block per row on the GPU): rows spread over the cores,
 /// each row's passes vectorized while the row stays in cache.

@@ -151,23 +151,15 @@ void mapRowwiseKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::GenericOp>
   auto rowLoop = scf::ForOp::create(b, loc, firstRow, lastRow, one);
   b.setInsertionPointToStart(rowLoop.getBody());
   SmallVector<Value> ivs = kfuse::gpu::delinearize(b, loc, rowLoop.getInductionVar(), outer);
-  Value width = arith::ConstantIndexOp::create(b, loc, lanes);
-  Value whole = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, lastCol, firstCol), width),
-      width);
-  Value tailStart = arith::AddIOp::create(b, loc, firstCol, whole);
-  {
-    OpBuilder::InsertionGuard inRow(b);
-    auto loop = scf::ForOp::create(b, loc, firstCol, tailStart, width);
-    b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> at(ivs);
-    at.insert(at.begin() + v, loop.getInductionVar());
-    VectorBody(ops, noViews, lanes, v).emit(b, loc, at);
-  }
-  auto tail = scf::ForOp::create(b, loc, tailStart, lastCol, one);
-  b.setInsertionPointToStart(tail.getBody());
-  ivs.insert(ivs.begin() + v, tail.getInductionVar());
-  scalarBody.scalarAt(b, loc, ivs);
+  auto at = [&](Value col) {
+    SmallVector<Value> here(ivs);
+    here.insert(here.begin() + v, col);
+    return here;
+  };
+  kfuse::host::vectorsThenTail(
+      b, loc, firstCol, lastCol, lanes,
+      [&](Value col) { VectorBody(ops, noViews, lanes, v).emit(b, loc, at(col)); },
+      [&](Value col) { scalarBody.scalarAt(b, loc, at(col)); });
   kfuse::gpu::finishLaunch(b, loc, launch);
 }
 
@@ -185,13 +177,7 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   OpBuilder::InsertionGuard guard(b);
   Location loc = ops.front()->getLoc();
   bool vectors = kfuse::gpu::isVectorizable(ops);
-  // Lanes of the widest element fill one register; narrower ones use part
-  // of it (LLVM splits a wider vector into registers, which also works).
-  unsigned widest = 8;
-  for (linalg::GenericOp op : ops)
-    for (Type t : op->getOperandTypes())
-      widest = std::max(widest, cast<MemRefType>(t).getElementTypeBitWidth());
-  unsigned lanes = std::max(1u, kVectorBits / widest);
+  unsigned lanes = kfuse::host::lanesFor(ops);
 
   std::vector<SmallVector<Value>> opSizes = kfuse::gpu::parallelSizes(b, loc, ops);
   if (!vectors && kfuse::host::isTranspose(ops)) {

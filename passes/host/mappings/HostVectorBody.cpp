@@ -1,13 +1,45 @@
 //===- HostVectorBody.cpp - a flat kernel's ops on vectors, for the CPU ---===//
 #include "passes/host/mappings/HostVectorBody.h"
+#include "passes/host/mappings/HostMappings.h"
 #include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using kfuse::host::VectorBody;
+
+unsigned kfuse::host::lanesFor(ArrayRef<linalg::GenericOp> ops) {
+  unsigned widest = 8;
+  for (linalg::GenericOp op : ops)
+    for (Type t : op->getOperandTypes())
+      if (auto memref = dyn_cast<MemRefType>(t))
+        widest = std::max(widest, memref.getElementTypeBitWidth());
+  return std::max(1u, kVectorBits / widest);
+}
+
+void kfuse::host::vectorsThenTail(OpBuilder &b, Location loc, Value from, Value to,
+                                  unsigned lanes, function_ref<void(Value)> vector,
+                                  function_ref<void(Value)> scalar) {
+  OpBuilder::InsertionGuard guard(b);
+  // Folded where the bounds are constants (a pad's row).
+  Value width = arith::ConstantIndexOp::create(b, loc, lanes);
+  Value whole = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<arith::DivUIOp>(loc, b.createOrFold<arith::SubIOp>(loc, to, from), width),
+      width);
+  Value tailStart = b.createOrFold<arith::AddIOp>(loc, from, whole);
+  {
+    OpBuilder::InsertionGuard inLoop(b);
+    auto loop = scf::ForOp::create(b, loc, from, tailStart, width);
+    b.setInsertionPointToStart(loop.getBody());
+    vector(loop.getInductionVar());
+  }
+  auto tail = scf::ForOp::create(b, loc, tailStart, to, arith::ConstantIndexOp::create(b, loc, 1));
+  b.setInsertionPointToStart(tail.getBody());
+  scalar(tail.getInductionVar());
+}
 
 bool kfuse::host::isShiftOf(AffineExpr e, AffineExpr last) {
   if (e == last)

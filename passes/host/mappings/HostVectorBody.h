@@ -63,6 +63,19 @@ private:
                    llvm::ArrayRef<mlir::Value> ivs);
 };
 
+/// The lanes of the host's vectors for `ops`: the widest element they
+/// read or write (at least 8 bits) fills one register of kVectorBits;
+/// narrower elements use part of it (LLVM splits a wider vector into
+/// registers, which also works).
+unsigned lanesFor(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
+/// A row's columns [from, to): `vector(c)` at c = from, from + lanes, ...
+/// while a whole vector fits, then `scalar(c)` at each column left (the
+/// rows of the rowwise mapping and of a computed pad).
+void vectorsThenTail(mlir::OpBuilder &b, mlir::Location loc, mlir::Value from, mlir::Value to,
+                     unsigned lanes, llvm::function_ref<void(mlir::Value)> vector,
+                     llvm::function_ref<void(mlir::Value)> scalar);
+
 /// Whether `e` is the loop `last`, or it shifted by a constant (a slice's
 /// window read in place: x[..., w + 3]); such an operand is read as a
 /// vector from its shifted first lane.

@@ -103,20 +103,21 @@ Value VectorCloner::gather(memref::LoadOp load, ArrayRef<Value> indices) {
   // (an index_select clamps its index before reading, then selects NaN).
   MemRefType type = load.getMemRefType();
   auto indexVector = VectorType::get({lanes}, b.getIndexType());
-  Value offset;
+  // Row-major strides, static or not, from the last dim inward: each the
+  // one after it times that dim's size.
+  Value offset, stride;
   for (int k = type.getRank() - 1; k >= 0; --k) {
-    Value last = arith::SubIOp::create(b, loc, memref::DimOp::create(b, loc, load.getMemRef(), k),
-                                       arith::ConstantIndexOp::create(b, loc, 1));
+    Value size = memref::DimOp::create(b, loc, load.getMemRef(), k);
+    Value last = arith::SubIOp::create(b, loc, size, arith::ConstantIndexOp::create(b, loc, 1));
     Value i = arith::MinUIOp::create(b, loc, indices[k],
                                      vector::BroadcastOp::create(b, loc, indexVector, last));
-    Value scaled = i;
-    if (k != type.getRank() - 1) { // row-major strides, static or not
-      Value s = arith::ConstantIndexOp::create(b, loc, 1);
-      for (int j = k + 1; j < type.getRank(); ++j)
-        s = arith::MulIOp::create(b, loc, s, memref::DimOp::create(b, loc, load.getMemRef(), j));
-      scaled = arith::MulIOp::create(b, loc, i, vector::BroadcastOp::create(b, loc, indexVector, s));
-    }
+    Value scaled =
+        stride ? arith::MulIOp::create(b, loc, i,
+                                       vector::BroadcastOp::create(b, loc, indexVector, stride))
+                     .getResult()
+               : i;
     offset = offset ? arith::AddIOp::create(b, loc, offset, scaled).getResult() : scaled;
+    stride = stride ? arith::MulIOp::create(b, loc, stride, size).getResult() : size;
   }
   Value flat = load.getMemRef();
   if (type.getRank() != 1) {

@@ -271,6 +271,14 @@ OPS = {
     "gathers": (Gathers,
                 lambda: (_ints(2, 6, low=0, high=11, dtype=torch.int64), _rand(3, 5),
                          torch.tensor([4, 0, 2, 2])), None),
+    # torch.cumsum: floats along each dim, a bool mask's position ids (the
+    # transformers mask builders' arithmetic), integers (int64 sums),
+    # dtype=, and a 0-d input (the input itself).
+    "scans": (lambda: Fn(lambda x, m, i: (
+        torch.cumsum(x, 1), x.cumsum(-1), torch.cumsum(x * 2, 0) + 1,
+        (m.long().cumsum(-1) - 1).masked_fill(m == 0, 1), torch.cumsum(i, 0),
+        torch.cumsum(i, 1, dtype=torch.float32), torch.cumsum(x[0, 0, 0], 0))),
+        lambda: (_rand(2, 3, 8), _rand(3, 16) > 0, _ints(4, 5)), None),
     "convs": (Convs, lambda: (_rand(2, 3, 15, 16), _rand(2, 4, 9, seed=1)), None),
     "dynamic": (Dynamic, lambda: (_rand(4, 16),), ({0: _batch},)),
     "bf16_f16": (lambda: Fn(lambda x, h: (x * 2 + 1, (h * h).sum(-1), torch.softmax(x, -1),
