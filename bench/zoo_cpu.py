@@ -3,15 +3,17 @@
 on the same inputs, same threads.
 
     ~/.cache/kfuse/venv/bin/python bench/zoo_cpu.py [--threads 2] [--repeat 20]
-        [--catalogue layers|real]
+        [--rounds 5] [--pause 0.05] [--catalogue layers|real] [MODEL ...]
 
 Models (layers, the default): the zoo's tiny_gpt2 and tiny_resnet layers at
 bench sizes (GPT-2: vocabulary 2048, width 256, 4 heads, 2 blocks, 8 x 128
 tokens; ResNet: width 32 on 8 x 3 x 64 x 64). With --catalogue real: the 11
 transformers/timm/torchvision models of kfuse_import/zoo_real.py at their
 configurations, on larger inputs than the test's (8 x 64 tokens, 16 images
-of 32 x 32, 8 x 64 x 64 hidden states). Prints the median time of each and
-the ratios; kfuse's libraries are compiled before timing (the first call)."""
+of 32 x 32, 8 x 64 x 64 hidden states). The three take turns, round after
+round (paired_rounds); prints the median time of each and the median of the
+rounds' kfuse/Inductor ratios with their range; kfuse's libraries are
+compiled before timing (the first call)."""
 import argparse
 import os
 import statistics
@@ -48,7 +50,6 @@ def models():
 
 
 def median_ms(fn, args, repeat):
-    fn(*args)  # compiles (torch.compile) and warms up
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -57,25 +58,58 @@ def median_ms(fn, args, repeat):
     return statistics.median(times)
 
 
+def paired_rounds(fns, args, rounds, repeat, pause):
+    """Each of `fns` (name -> callable, compiled and warm) timed `rounds`
+    times, `repeat` calls a round, the frameworks taking turns in a rotated
+    order, `pause` seconds before each one's calls so that the other's
+    threads (OpenMP's spin for milliseconds after a parallel region, kfuse's
+    pool 0.1 ms) are asleep when it starts. Returns name -> [median ms of
+    each round]. This machine's speed drifts by up to 2x over minutes (a
+    shared host: its second core comes and goes), which one median per
+    framework, taken one after the other, turned into ratios between 0.5
+    and 2; rounds a few hundred ms apart see the same machine, so their
+    ratios are steady."""
+    names = list(fns)
+    out = {n: [] for n in names}
+    for r in range(rounds):
+        for n in names[r % len(names):] + names[:r % len(names)]:
+            time.sleep(pause)
+            out[n].append(median_ms(fns[n], args, repeat))
+    return out
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--repeat", type=int, default=20, help="calls a round")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--pause", type=float, default=0.05, help="seconds before each round")
     p.add_argument("--catalogue", choices=("layers", "real"), default="layers")
     p.add_argument("names", nargs="*", help="real models to time (default: all)")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
-    print(f"torch {torch.__version__}, {a.threads} threads, median of {a.repeat}")
-    print(f"{'model':48} {'eager ms':>9} {'inductor':>9} {'kfuse':>9} {'kfuse/inductor':>15}")
+    print(f"torch {torch.__version__}, {a.threads} threads, {a.rounds} rounds of "
+          f"{a.repeat} calls, the three in turn; median of the rounds' medians; "
+          f"kfuse/inductor: median (lowest-highest) of the rounds' ratios")
+    print(f"{'model':48} {'eager ms':>9} {'inductor':>9} {'kfuse':>9} {'kfuse/inductor':>21}")
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, model, args in (models() if a.catalogue == "layers" else real_models(a.names)):
-            eager = median_ms(model, args, a.repeat)
+            # Dynamo keeps one cache entry per backend: both compiled
+            # modules stay valid side by side (checked: the kfuse
+            # library is not called by the Inductor module's calls).
+            fns = {"eager": model, "inductor": torch.compile(model),
+                   "kfuse": torch.compile(model, backend="kfuse", dynamic=False)}
+            for fn in fns.values():  # compiles, then warms up
+                for _ in range(3):
+                    fn(*args)
+            t = paired_rounds(fns, args, a.rounds, a.repeat, a.pause)
+            ratios = sorted(k / i for k, i in zip(t["kfuse"], t["inductor"]))
+            med = {n: statistics.median(v) for n, v in t.items()}
+            spread = f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+            print(f"{name:48} {med['eager']:9.2f} {med['inductor']:9.2f} {med['kfuse']:9.2f} "
+                  f"{spread:>21}", flush=True)
             torch._dynamo.reset()
-            inductor = median_ms(torch.compile(model), args, a.repeat)
-            torch._dynamo.reset()
-            kfuse = median_ms(torch.compile(model, backend="kfuse", dynamic=False), args, a.repeat)
-            print(f"{name:48} {eager:9.2f} {inductor:9.2f} {kfuse:9.2f} {kfuse / inductor:15.2f}")
 
 
 if __name__ == "__main__":

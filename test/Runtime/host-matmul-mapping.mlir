@@ -41,11 +41,13 @@
 // CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK-COUNT-12: vector.fma
 // CHECK: scf.yield
-// The epilogue on the accumulators: bias (a vector of %arg2), relu, store.
-// CHECK: vector.load %arg2[%{{.*}}] : memref<23xf32>, vector<8xf32>
-// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
-// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
-// CHECK: vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<?x23xf32>, vector<8xf32>
+// The epilogue on the accumulators, a row of the tile (two registers) at a
+// time: bias (a vector of %arg2), relu, store.
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<8xf32>, vector<8xf32>
+// CHECK: vector.load %arg2[%{{.*}}] : memref<23xf32>, vector<16xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<?x23xf32>, vector<16xf32>
 // At the edge of N, the same masked.
 // CHECK: vector.maskedstore %arg3
 // CHECK: gpu.terminator
@@ -95,10 +97,10 @@ func.func @linear_relu(%a: memref<?x50xf32>, %b: memref<50x23xf32>, %bias: memre
 // CHECK: vector.load %[[CT]]
 // CHECK-COUNT-12: vector.fma
 // CHECK: vector.store %{{.*}}, %[[CT]]
-// CHECK: vector.store %{{.*}}, %arg3[{{.*}}] : memref<30x40xf32>, vector<8xf32>
+// CHECK: vector.store %{{.*}}, %arg3[{{.*}}] : memref<30x40xf32>, vector<16xf32>
 // CHECK: %[[I:.*]] = memref.load %arg2[%{{.*}}] : memref<30xf32>
-// CHECK: vector.broadcast %[[I]] : f32 to vector<8xf32>
-// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: vector.broadcast %[[I]] : f32 to vector<16xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK: vector.store %{{.*}}, %arg4
 func.func @x_wt(%x: memref<30x600xf32>, %w: memref<40x600xf32>, %bias: memref<30xf32>, %c: memref<30x40xf32>, %y: memref<30x40xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -179,8 +181,8 @@ func.func @half(%a: memref<17x20xf16>, %b: memref<20x9xf16>, %c: memref<17x9xf32
 // CHECK: memref.subview %arg0[%[[B]], 0, 0] [1, %{{.*}}, 40] [1, 1, 1] : memref<6x?x40xf32> to memref<?x40xf32, strided<[40, 1], offset: ?>>
 // CHECK: memref.subview %arg1[%[[B]], 0, 0] [1, 21, 40] [1, 1, 1] : memref<6x21x40xf32> to memref<21x40xf32, strided<[40, 1], offset: ?>>
 // CHECK-COUNT-12: vector.fma
-// CHECK: vector.load %arg2[%{{.*}}] : memref<21xf32>, vector<8xf32>
-// CHECK: vector.store %{{.*}}, %arg3[%[[B]], %{{.*}}, %{{.*}}] : memref<6x?x21xf32>, vector<8xf32>
+// CHECK: vector.load %arg2[%{{.*}}] : memref<21xf32>, vector<16xf32>
+// CHECK: vector.store %{{.*}}, %arg3[%[[B]], %{{.*}}, %{{.*}}] : memref<6x?x21xf32>, vector<16xf32>
 // CHECK: vector.maskedstore %arg3[%[[B]],
 func.func @batched_scores(%q: memref<6x?x40xf32>, %k: memref<6x21x40xf32>, %bias: memref<21xf32>, %y: memref<6x?x21xf32>) {
   %zero = arith.constant 0.0 : f32

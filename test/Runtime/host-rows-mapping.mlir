@@ -8,7 +8,8 @@
 // as a polynomial, as it does every host exp: no expf call; the sum
 // is compensated, a (sum, lost) pair of vectors), exp stored to one
 // scratch row of the block (the program's buffer is only read in this
-// kernel), then the divide.
+// kernel), then the divide. The lanes of each reduction are combined as
+// halves (8 -> 4 -> 2 -> 1 lanes, HostRowLoops.cpp), not one by one.
 // CHECK-LABEL: func.func @softmax
 // CHECK: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf32>
 // CHECK: gpu.launch
@@ -19,7 +20,12 @@
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
 // CHECK: vector.create_mask
 // CHECK: vector.maskedload
-// CHECK: memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<4xf32>
+// CHECK: %[[HI4:.*]] = vector.extract_strided_slice %[[LANES:.*]] {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+// CHECK: %[[MAX4:.*]] = arith.maximumf %{{.*}}, %[[HI4]] : vector<4xf32>
+// CHECK: vector.extract_strided_slice %[[MAX4]] {offsets = [2], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
+// CHECK: %[[MAX1:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK: %[[MAX:.*]] = vector.extract %[[MAX1]][0] : f32 from vector<1xf32>
+// CHECK: memref.store %[[MAX]], %{{.*}}[%[[ROW]]] : memref<4xf32>
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>)
 // CHECK: math.exp {{.*}} : vector<8xf32>
 // CHECK: vector.store %{{.*}}, %[[SCRATCH]]

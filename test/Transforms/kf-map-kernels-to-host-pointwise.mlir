@@ -77,6 +77,37 @@ func.func @widen(%x: memref<4x8xf32>, %y: memref<4x8xf64>) {
 
 // -----
 
+// A body holding a math function that kf-host-math writes out as a long
+// chain of dependent ops (erf here: GELU) takes two registers a step
+// (vector<16xf32>, which LLVM splits op by op, so that two chains
+// interleave: interleavedLanesFor); the tail stays scalar. A cheap body
+// (add_relu above) keeps one register.
+// CHECK-LABEL: func.func @gelu
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c16{{.*}} {
+// CHECK: vector.load %{{.*}}[%[[I]]] : memref<?xf32>, vector<16xf32>
+// CHECK: math.erf %{{.*}} : vector<16xf32>
+// CHECK: vector.store %{{.*}} : memref<?xf32>, vector<16xf32>
+// CHECK: math.erf %{{.*}} : f32
+func.func @gelu(%x: memref<?xf32>, %y: memref<?xf32>) {
+  kf.kernel "pointwise_gelu_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %half = arith.constant 0.5 : f32
+      %one = arith.constant 1.0 : f32
+      %s = arith.constant 0.707106769 : f32
+      %z = arith.mulf %a, %s : f32
+      %e = math.erf %z : f32
+      %p = arith.addf %e, %one : f32
+      %h = arith.mulf %a, %half : f32
+      %r = arith.mulf %h, %p : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
 // A broadcast runs as rows of vectors: blocks of whole rows (and pieces
 // of rows longer than a block), the bias over the last dim read as a
 // vector, the value of each row (read at (d0)) broadcast; the loop

@@ -259,27 +259,35 @@ SmallVector<Value> microKernel(Emit &x, const ASource &a, Value Bp, Value s, Val
 /// all inside N, masked ones otherwise; rows past M are skipped.
 void finishTile(Emit &x, const Tile &t, ValueRange acc, Value row0, Value col) {
   auto rowsAt = [&](bool edge) {
-    Value masks[2];
-    for (int h = 0; h < 2; ++h)
-      masks[h] = edge ? vector::CreateMaskOp::create(
-                            x.b, x.loc, VectorType::get({kLanes}, x.b.getI1Type()),
-                            ValueRange{x.sub(t.N, x.add(col, x.idx(h * kLanes)))})
-                      : Value();
+    auto maskOf = [&](int64_t lanes, Value from) -> Value {
+      if (!edge)
+        return Value();
+      return vector::CreateMaskOp::create(x.b, x.loc, VectorType::get({lanes}, x.b.getI1Type()),
+                                          ValueRange{x.sub(t.N, from)});
+    };
+    // A vector epilogue runs on a whole row of the tile: its two vectors as
+    // one of kNR lanes, which LLVM splits into registers op by op, so that
+    // the two chains of ops interleave.
+    Value rowMask, masks[2];
+    if (t.out.vectorEpilogue)
+      rowMask = maskOf(kNR, col);
+    else
+      for (int h = 0; h < 2; ++h)
+        masks[h] = maskOf(kLanes, x.add(col, x.idx(h * kLanes)));
     for (int64_t r = 0; r < kMR; ++r) {
       Value row = x.add(row0, x.idx(r));
       x.branch(x.ult(row, t.M), [&] {
+        if (t.out.vectorEpilogue) {
+          Value segment = vector::ShuffleOp::create(x.b, x.loc, acc[2 * r], acc[2 * r + 1],
+                                                    llvm::to_vector(llvm::seq<int64_t>(0, kNR)));
+          finishVector(x.b, x.loc, t.out, t.batch, segment, row, col, rowMask);
+          return;
+        }
         for (int h = 0; h < 2; ++h) {
-          Value c = x.add(col, x.idx(h * kLanes));
-          if (t.out.vectorEpilogue) {
-            finishVector(x.b, x.loc, t.out, t.batch, acc[2 * r + h], row, c, masks[h]);
-            continue;
-          }
           SmallVector<Value> at(t.batch);
-          at.append({row, c});
+          at.append({row, x.add(col, x.idx(h * kLanes))});
           storeLanes(x.b, x.loc, acc[2 * r + h], t.out.c(), at, masks[h]);
         }
-        if (t.out.vectorEpilogue)
-          return;
         // The epilogue element by element, on the row just stored (in L1).
         Value cols = x.min(x.idx(kNR), x.sub(t.N, col));
         x.loop(cols, [&](Value j) { finishScalar(x.b, x.loc, t.out, t.batch, row, x.add(col, j)); });

@@ -1,8 +1,11 @@
 //===- HostMatmulEpilogue.cpp - a host matmul's parts and epilogue --------===//
 //
 // The epilogue of a host matmul kernel (bias, relu, residual, ...) runs on
-// the accumulator tile while it is in registers, a row segment of kLanes
-// columns at a time: each epilogue op's body is cloned with its scalar
+// the accumulator tile while it is in registers, a row segment of the
+// tile's 2 x kLanes columns at a time (two chains of ops interleaved: an
+// erf GELU is a chain of ~70 dependent ops a vector, so one vector at a
+// time left the core waiting on latency; BERT's Linear + GELU 187 -> 156
+// us on one core): each epilogue op's body is cloned with its scalar
 // types widened to vectors by the host's one vectorizer (VectorCloner.h). An operand indexed by (i, j) or (j) is a
 // vector load of the segment, one indexed by (i) alone (or nothing) a
 // scalar broadcast. Upstream's linalg vectorizer would vectorize the
@@ -91,8 +94,8 @@ bool isScratch(Value buffer, Operation *kernel) {
   });
 }
 
-Value broadcast(OpBuilder &b, Location loc, Value scalar) {
-  return vector::BroadcastOp::create(b, loc, VectorType::get({kLanes}, scalar.getType()), scalar);
+Value broadcast(OpBuilder &b, Location loc, Value scalar, int64_t lanes) {
+  return vector::BroadcastOp::create(b, loc, VectorType::get({lanes}, scalar.getType()), scalar);
 }
 
 /// A chain's earlier products are in the accumulator: their results
@@ -113,8 +116,9 @@ void storeLanes(OpBuilder &b, Location loc, Value v, Value buffer, ValueRange id
     vector::StoreOp::create(b, loc, v, buffer, idx);
 }
 
-Value loadLanes(OpBuilder &b, Location loc, Value buffer, ValueRange idx, Value mask) {
-  auto type = VectorType::get({kLanes}, cast<MemRefType>(buffer.getType()).getElementType());
+Value loadLanes(OpBuilder &b, Location loc, Value buffer, ValueRange idx, Value mask,
+                int64_t lanes) {
+  auto type = VectorType::get({lanes}, cast<MemRefType>(buffer.getType()).getElementType());
   if (!mask)
     return vector::LoadOp::create(b, loc, type, buffer, idx);
   Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
@@ -273,6 +277,7 @@ void finishVector(OpBuilder &b, Location loc, const Kernel &k, ValueRange batch,
                   Value row, Value col, Value mask) {
   SmallVector<Value> ivs(batch);
   ivs.append({row, col});
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
   llvm::DenseMap<Value, Value> inRegister = chainZeros(b, loc, k, acc.getType());
   inRegister[k.c()] = acc;
   if (k.stored(k.c()))
@@ -291,11 +296,12 @@ void finishVector(OpBuilder &b, Location loc, const Kernel &k, ValueRange batch,
       }
       SmallVector<Value> idx = indices(b, loc, map, ivs);
       if (readOf(map, operand.get()) == Read::Vector)
-        mapping.map(arg, loadLanes(b, loc, operand.get(), idx, mask));
+        mapping.map(arg, loadLanes(b, loc, operand.get(), idx, mask, lanes));
       else
-        mapping.map(arg, broadcast(b, loc, memref::LoadOp::create(b, loc, operand.get(), idx)));
+        mapping.map(arg, broadcast(b, loc, memref::LoadOp::create(b, loc, operand.get(), idx),
+                                   lanes));
     }
-    VectorCloner cloner(b, loc, kLanes);
+    VectorCloner cloner(b, loc, lanes);
     SmallVector<Value> results = cloner.cloneBody(g, mapping);
     for (auto [v, init] : llvm::zip(results, g.getDpsInits())) {
       Value result = cloner.broadcast(v);

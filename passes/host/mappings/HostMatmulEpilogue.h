@@ -71,9 +71,10 @@ struct Kernel {
 /// simple per-element mapping.
 mlir::LogicalResult analyze(llvm::ArrayRef<mlir::linalg::LinalgOp> ops, Kernel &kernel);
 
-/// Stores `acc` (the matmul's values at (batch..., row, col .. col + kLanes)) and
-/// the epilogue's results there, computed on vectors; `mask` (null when
-/// every lane is inside the result) says which lanes are.
+/// Stores `acc` (the matmul's values at (batch..., row, col .. col + L), L
+/// its lanes: kLanes or a row of the tile, kNR) and the epilogue's results
+/// there, computed on vectors of L lanes; `mask` (null when every lane is
+/// inside the result) says which lanes are.
 void finishVector(mlir::OpBuilder &b, mlir::Location loc, const Kernel &kernel,
                   mlir::ValueRange batch, mlir::Value acc, mlir::Value row, mlir::Value col,
                   mlir::Value mask);
@@ -117,9 +118,9 @@ void packTransposedSliver(mlir::OpBuilder &b, mlir::Location loc, mlir::Value B,
 void storeLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Value buffer,
                 mlir::ValueRange indices, mlir::Value mask);
 
-/// kLanes elements of `buffer` at `indices`, zero in the lanes off `mask`.
+/// `lanes` elements of `buffer` at `indices`, zero in the lanes off `mask`.
 mlir::Value loadLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer,
-                      mlir::ValueRange indices, mlir::Value mask);
+                      mlir::ValueRange indices, mlir::Value mask, int64_t lanes = kLanes);
 
 } // namespace kfuse::host::matmul
 

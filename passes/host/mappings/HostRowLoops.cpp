@@ -4,7 +4,8 @@
 // of single vectors, and one masked vector for the rest (lanes past the end
 // neither load nor store, and count as the reduction's identity). A
 // reduction keeps one accumulator a lane and combines the lanes at the end,
-// in lane order (the result does not depend on the thread that runs it).
+// halves by halves in a fixed order (the result does not depend on the
+// thread that runs it).
 //
 // Float sums stay compensated as in RowEmitter::partialOf: each lane adds a
 // run of kUnroll vectors (a tree of 3 adds, 32 elements) plainly and folds
@@ -219,10 +220,21 @@ Value HostRowEmitter::run(const Pass &pass, Value begin, Value end) {
     }
     lane = tail.getResult(0);
   }
-  // The lanes, in order.
+  // The lanes as a tree of vector halves (8 -> 4 -> 2 -> 1): three
+  // combines where one after another took seven, each a scalar chain for
+  // maximumf and minimumf (NaN and signed zeros checked lane by lane: a
+  // third of a softmax over rows of 64). The order is fixed, so the result
+  // still does not depend on the thread.
+  for (int64_t width = kLanes / 2; width >= 1; width /= 2) {
+    auto half = [&](int64_t offset) {
+      return vector::ExtractStridedSliceOp::create(b, loc, lane, ArrayRef<int64_t>{offset},
+                                                   ArrayRef<int64_t>{width},
+                                                   ArrayRef<int64_t>{1})
+          .getResult();
+    };
+    lane = combineLike(b, loc, combiner, half(0), half(width));
+  }
   Value total = vector::ExtractOp::create(b, loc, lane, int64_t(0));
-  for (int64_t i = 1; i < kLanes; ++i)
-    total = combineLike(b, loc, combiner, total, vector::ExtractOp::create(b, loc, lane, i));
   if (widen)
     total = arith::TruncFOp::create(b, loc, resultType, total);
   return total;

@@ -4,6 +4,7 @@
 #include "passes/launch/MappingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -18,6 +19,21 @@ unsigned kfuse::host::lanesFor(ArrayRef<linalg::GenericOp> ops) {
       if (auto memref = dyn_cast<MemRefType>(t))
         widest = std::max(widest, memref.getElementTypeBitWidth());
   return std::max(1u, kVectorBits / widest);
+}
+
+unsigned kfuse::host::interleavedLanesFor(ArrayRef<linalg::GenericOp> ops) {
+  auto longChain = [](Operation *op) {
+    return op->getDialect() && op->getDialect()->getNamespace() == "math" &&
+           !isa<math::AbsFOp, math::AbsIOp, math::FmaOp, math::CopySignOp, math::SqrtOp,
+                math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+                math::TruncOp>(op);
+  };
+  for (linalg::GenericOp op : ops)
+    if (op.getRegion().front().walk([&](Operation *inner) {
+          return longChain(inner) ? WalkResult::interrupt() : WalkResult::advance();
+        }).wasInterrupted())
+      return 2 * lanesFor(ops);
+  return lanesFor(ops);
 }
 
 void kfuse::host::vectorsThenTail(OpBuilder &b, Location loc, Value from, Value to,

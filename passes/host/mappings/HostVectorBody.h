@@ -69,6 +69,14 @@ private:
 /// registers, which also works).
 unsigned lanesFor(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
 
+/// lanesFor(ops), doubled where a body holds a math function that
+/// kf-host-math writes out as a long chain of dependent ops (exp, tanh,
+/// erf, log, ...): the vectors of two registers, which LLVM splits op by
+/// op, interleave two chains where one alone leaves the core waiting on
+/// each op's latency (an erf GELU: ~70 dependent ops a vector; 65536 f32
+/// on one core 81 -> 60 us). Cheap bodies keep one register a step.
+unsigned interleavedLanesFor(llvm::ArrayRef<mlir::linalg::GenericOp> ops);
+
 /// A row's columns [from, to): `vector(c)` at c = from, from + lanes, ...
 /// while a whole vector fits, then `scalar(c)` at each column left (the
 /// rows of the rowwise mapping and of a computed pad).
