@@ -3,7 +3,7 @@
 on the same inputs, same threads.
 
     ~/.cache/kfuse/venv/bin/python bench/zoo_cpu.py [--threads 2] [--repeat 20]
-        [--rounds 5] [--pause 0.05] [--catalogue layers|real] [MODEL ...]
+        [--rounds 5] [--pause 0.5] [--catalogue layers|real] [MODEL ...]
 
 Models (layers, the default): the zoo's tiny_gpt2 and tiny_resnet layers at
 bench sizes (GPT-2: vocabulary 2048, width 256, 4 heads, 2 blocks, 8 x 128
@@ -62,13 +62,15 @@ def paired_rounds(fns, args, rounds, repeat, pause):
     """Each of `fns` (name -> callable, compiled and warm) timed `rounds`
     times, `repeat` calls a round, the frameworks taking turns in a rotated
     order, `pause` seconds before each one's calls so that the other's
-    threads (OpenMP's spin for milliseconds after a parallel region, kfuse's
-    pool 0.1 ms) are asleep when it starts. Returns name -> [median ms of
-    each round]. This machine's speed drifts by up to 2x over minutes (a
-    shared host: its second core comes and goes), which one median per
-    framework, taken one after the other, turned into ratios between 0.5
-    and 2; rounds a few hundred ms apart see the same machine, so their
-    ratios are steady."""
+    threads are asleep when it starts (PyTorch's OpenMP threads spin on
+    after an Inductor call: sharing the two cores with them, kfuse ran
+    Mixer's next 20 calls at 0.93 ms a call instead of 0.53; 0.67-0.70
+    after a pause of 0.05 s, 0.53 after 0.5 s; kfuse's workers spin 0.1
+    ms). Returns name -> [median ms of each round]. This machine's speed
+    drifts by up to 2x over minutes (a shared host: its second core comes
+    and goes), which one median per framework, taken one after the other,
+    turned into ratios between 0.5 and 2; rounds a few hundred ms apart
+    see the same machine, so their ratios are steadier."""
     names = list(fns)
     out = {n: [] for n in names}
     for r in range(rounds):
@@ -83,11 +85,13 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--repeat", type=int, default=20, help="calls a round")
     p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--pause", type=float, default=0.05, help="seconds before each round")
+    p.add_argument("--pause", type=float, default=0.5, help="seconds before each round")
     p.add_argument("--catalogue", choices=("layers", "real"), default="layers")
     p.add_argument("names", nargs="*", help="real models to time (default: all)")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
+    # kfuse's runtime reads it when it starts (the first kfuse call).
+    os.environ["KFUSE_NUM_THREADS"] = str(a.threads)
     print(f"torch {torch.__version__}, {a.threads} threads, {a.rounds} rounds of "
           f"{a.repeat} calls, the three in turn; median of the rounds' medians; "
           f"kfuse/inductor: median (lowest-highest) of the rounds' ratios")

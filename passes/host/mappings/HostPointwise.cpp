@@ -74,12 +74,15 @@ std::optional<unsigned> rowwiseLoop(ArrayRef<linalg::GenericOp> ops) {
           type.getElementTypeBitWidth() < 8)
         return std::nullopt;
     }
-  // Whether the operand is read along loop v as its last dim (or not at all).
+  // Whether the operand is read along loop v as its last dim (or not at all);
+  // an input may be read k elements a lane (a strided pool's window).
   auto alongLast = [](linalg::GenericOp op, OpOperand &operand, unsigned v) {
     ArrayRef<AffineExpr> results = op.getMatchingIndexingMap(&operand).getResults();
     if (llvm::none_of(results, [&](AffineExpr e) { return e.isFunctionOfDim(v); }))
       return std::optional<bool>(false);
-    if (!kfuse::host::isShiftOf(results.back(), getAffineDimExpr(v, op.getContext())) ||
+    AffineExpr along = getAffineDimExpr(v, op.getContext());
+    bool strided = op.isDpsInput(&operand) && kfuse::host::strideOf(results.back(), along);
+    if ((!kfuse::host::isShiftOf(results.back(), along) && !strided) ||
         llvm::any_of(results.drop_back(), [&](AffineExpr e) { return e.isFunctionOfDim(v); }))
       return std::optional<bool>();
     return std::optional<bool>(true);

@@ -67,6 +67,23 @@ bool kfuse::host::isShiftOf(AffineExpr e, AffineExpr last) {
          (sum.getRHS() == last && isa<AffineConstantExpr>(sum.getLHS()));
 }
 
+int64_t kfuse::host::strideOf(AffineExpr e, AffineExpr last) {
+  if (auto sum = dyn_cast<AffineBinaryOpExpr>(e); sum && sum.getKind() == AffineExprKind::Add) {
+    if (isa<AffineConstantExpr>(sum.getRHS()))
+      e = sum.getLHS();
+    else if (isa<AffineConstantExpr>(sum.getLHS()))
+      e = sum.getRHS();
+  }
+  auto product = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!product || product.getKind() != AffineExprKind::Mul)
+    return 0;
+  for (auto [x, k] : {std::pair(product.getLHS(), product.getRHS()),
+                      std::pair(product.getRHS(), product.getLHS())})
+    if (auto c = dyn_cast<AffineConstantExpr>(k); c && x == last && c.getValue() >= 2)
+      return c.getValue();
+  return 0;
+}
+
 bool VectorBody::supports(ArrayRef<linalg::GenericOp> ops, bool withIndex) {
   // Whole vectors only: the scalar loop runs the tail.
   return llvm::all_of(ops, [&](linalg::GenericOp op) {
@@ -126,9 +143,23 @@ Value VectorBody::load(OpBuilder &b, Location loc, linalg::GenericOp op, OpOpera
     return vector::LoadOp::create(b, loc, vectorOf(element), view, ivs[0]);
   AffineMap map = op.getMatchingIndexingMap(&operand);
   SmallVector<Value> at = kfuse::gpu::indices(b, loc, map, ivs);
-  if (map.getNumResults() &&
-      isShiftOf(map.getResults().back(), b.getAffineDimExpr(vectorLoopOf(ivs))))
+  AffineExpr along = b.getAffineDimExpr(vectorLoopOf(ivs));
+  if (map.getNumResults() && isShiftOf(map.getResults().back(), along))
     return vector::LoadOp::create(b, loc, vectorOf(element), operand.get(), at);
+  if (int64_t k = map.getNumResults() ? strideOf(map.getResults().back(), along) : 0) {
+    auto indexType = VectorType::get({int64_t(lanes)}, b.getIndexType());
+    SmallVector<int64_t> apart;
+    for (unsigned lane = 0; lane < lanes; ++lane)
+      apart.push_back(k * lane);
+    Value offsets =
+        arith::ConstantOp::create(b, loc, DenseElementsAttr::get(indexType, ArrayRef(apart)));
+    Value all = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(VectorType::get({int64_t(lanes)}, b.getI1Type()), true));
+    Value zeros = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(vectorOf(element))));
+    return vector::GatherOp::create(b, loc, vectorOf(element), operand.get(), at, offsets, all,
+                                    zeros);
+  }
   return vector::BroadcastOp::create(b, loc, vectorOf(element),
                                      memref::LoadOp::create(b, loc, operand.get(), at));
 }

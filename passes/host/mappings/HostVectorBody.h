@@ -89,6 +89,12 @@ void vectorsThenTail(mlir::OpBuilder &b, mlir::Location loc, mlir::Value from, m
 /// vector from its shifted first lane.
 bool isShiftOf(mlir::AffineExpr e, mlir::AffineExpr last);
 
+/// k where `e` is k * last + c, k >= 2 and c constants (a window of a
+/// strided pool or convolution: x[..., 2 w + 1]), else 0. Such an input is
+/// gathered, its lanes k elements apart (only the elements the lanes read:
+/// a load of k x lanes and a shuffle would read past the row's last).
+int64_t strideOf(mlir::AffineExpr e, mlir::AffineExpr last);
+
 /// Whether the kernel reads or writes an operand transposed (every op over
 /// the same loops, rank >= 2, maps that are projected permutations, one a
 /// permutation other than the identity).
