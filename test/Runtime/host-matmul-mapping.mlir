@@ -24,20 +24,20 @@
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME: function(@matmul_add_relu_0)
 // CHECK: %[[BP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x257x16xf32>
-// CHECK: %[[AP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<72x272xf32>
-// K = 50 is one panel: no tile buffer between panels.
+// A's rows are 200 bytes apart (at most 1 KiB): read in place, not packed
+// (@x_wt packs its rows of 2400 bytes). K = 50 is one panel: no tile
+// buffer between panels.
 // CHECK-NOT: memref.alloca
 // B's rows, 8 lanes at a time (masked at N = 23):
 // CHECK: vector.load %arg1[{{.*}}] : memref<50x23xf32>, vector<8xf32>
 // CHECK: vector.store %{{.*}}, %[[BP]]
 // CHECK: vector.maskedload %arg1
-// A's rows:
-// CHECK: vector.store %{{.*}}, %[[AP]]
-// The micro-kernel:
+// The micro-kernel, A's elements from %arg0 itself:
+// CHECK-NOT: vector.load %arg0
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: vector.load %[[BP]]
 // CHECK: vector.load %[[BP]]
-// CHECK: memref.load %[[AP]]
+// CHECK: memref.load %arg0[%{{.*}}, %{{.*}}] : memref<?x50xf32>
 // CHECK: vector.broadcast %{{.*}} : f32 to vector<8xf32>
 // CHECK-COUNT-12: vector.fma
 // CHECK: scf.yield
@@ -81,6 +81,7 @@ func.func @linear_relu(%a: memref<?x50xf32>, %b: memref<50x23xf32>, %bias: memre
 // CHECK-LABEL: func.func @x_wt
 // CHECK: gpu.launch
 // CHECK: %[[BP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x257x16xf32>
+// A's rows, 2400 bytes apart, packed:
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<72x272xf32>
 // CHECK: %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<288x128xf32>
 // w is [n, k]: packed through registers, 8 rows of w of 8 elements of k
@@ -149,14 +150,16 @@ func.func @transposed_residual(%a: memref<21x10xf32>, %b: memref<10x21xf32>, %r:
 
 // -----
 
-// f16 operands, an f32 result: widened to f32 as they are packed, then
-// the same f32 micro-kernel.
+// f16 operands, an f32 result: B widened to f32 as it is packed, A's
+// short rows (40 bytes) as they are read in place, then the same f32
+// micro-kernel.
 // CHECK-LABEL: func.func @half
 // CHECK: gpu.launch
 // CHECK: %[[B:.*]] = vector.load %arg1[%{{.*}}, %{{.*}}] : memref<20x9xf16>, vector<8xf16>
 // CHECK: arith.extf %[[B]] : vector<8xf16> to vector<8xf32>
-// CHECK: %[[A:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}] : memref<17x20xf16>, vector<8xf16>
-// CHECK: arith.extf %[[A]] : vector<8xf16> to vector<8xf32>
+// CHECK: scf.for {{.*}} -> (vector<8xf32>
+// CHECK: %[[A:.*]] = memref.load %arg0[%{{.*}}, %{{.*}}] : memref<17x20xf16>
+// CHECK: arith.extf %[[A]] : f16 to f32
 // CHECK-COUNT-12: vector.fma %{{.*}} : vector<8xf32>
 func.func @half(%a: memref<17x20xf16>, %b: memref<20x9xf16>, %c: memref<17x9xf32>) {
   %zero = arith.constant 0.0 : f32

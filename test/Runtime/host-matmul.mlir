@@ -118,6 +118,23 @@
 // RUN:   --input "arg2=i1[9x19]" --expect "np.where(arg2, arg0 @ arg1, np.float32(-1))" \
 // RUN:   -- --entry=batch_masked --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-MASKED
 // BATCH-MASKED: run_check: result0 float32[3, 9, 19] matches numpy
+// RUN: %run-check %S/Inputs/host-matmul.mlir --input "arg0=f32[3x9x17]" --input "arg1=f32[3x17x19]" \
+// RUN:   --expect "np.where(np.tril(np.ones((9, 19), bool), 10), arg0 @ arg1, np.float32(-1))" \
+// RUN:   -- --entry=batch_causal --device=cpu --repeat=1 | FileCheck %s --check-prefix=BATCH-CAUSAL
+// BATCH-CAUSAL: run_check: result0 float32[3, 9, 19] matches numpy
+// The constant mask's bytes, read as vectors by the epilogue on the tile's
+// rows (an i1 argument, as @masked's, stays element by element):
+// RUN: kfuse-opt %S/Inputs/host-matmul.mlir --kf-host-runtime-pipeline \
+// RUN:   --mlir-print-ir-after=kf-map-kernels-to-host -o /dev/null 2>&1 | FileCheck %s --check-prefix=CAUSAL-IR
+// CAUSAL-IR: memref.global "private" constant @[[BYTES:.*]] : memref<9x19xi8> = dense<"0x0101
+// CAUSAL-IR-LABEL: func.func @batch_causal
+// CAUSAL-IR: %[[M:.*]] = memref.get_global @[[BYTES]] : memref<9x19xi8>
+// CAUSAL-IR-NOT: memref.get_global @[[BYTES]]
+// CAUSAL-IR: gpu.launch
+// CAUSAL-IR: %[[V:.*]] = vector.load %[[M]][%{{.*}}, %{{.*}}] : memref<9x19xi8>, vector<16xi8>
+// CAUSAL-IR: %[[C:.*]] = arith.cmpi ne, %[[V]], %{{.*}} : vector<16xi8>
+// CAUSAL-IR: arith.select %[[C]], %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xf32>
+// CAUSAL-IR: gpu.terminator
 // x @ w.t() at sizes that give the launch narrow blocks (256 x 64: 4
 // blocks of 16 columns), narrow and short ones (100 x 45: 3 of 16
 // columns, N = 45 masked, then 2 of 54 rows), one block (5 x 3) and the

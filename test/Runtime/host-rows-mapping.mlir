@@ -101,6 +101,80 @@ func.func @exp_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
 
 // -----
 
+// Short static rows (at most 256 columns) run two at a time: each step of
+// the column loops runs both rows' vectors (two accumulators a row where
+// one row alone keeps four), then a block's odd last row, its sums in the
+// same order (two accumulators).
+// CHECK-LABEL: func.func @row_pairs
+// CHECK: gpu.launch
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2{{.*}} {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-2: vector.load %arg0
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1{{.*}} {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>)
+// CHECK: gpu.terminator
+func.func @row_pairs(%x: memref<?x40xf32>, %s: memref<?xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  kf.kernel "reduction_max_0" kind reduction mapping row {
+    linalg.fill ins(%ninf : f32) outs(%s : memref<?xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x40xf32>) outs(%s : memref<?xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.maximumf %o, %a : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// The f64 moments of an f32 row (--f64-moments: layer_norm's mean) sum
+// plainly (plain f64 is below f32's rounding for rows under 2^29
+// elements): two accumulators for each of a pair of rows; an f64
+// program's sum (@f64_sum) stays compensated, a (sum, lost) pair a row.
+// CHECK-LABEL: func.func @f32_row_f64_sum
+// CHECK: gpu.launch
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>)
+// CHECK: arith.extf %{{.*}} : vector<8xf32> to vector<8xf64>
+// CHECK-NOT: arith.cmpf
+// CHECK: scf.yield
+// CHECK: gpu.terminator
+func.func @f32_row_f64_sum(%x: memref<4x100xf32>, %s: memref<4xf64>) {
+  %zero = arith.constant 0.0 : f64
+  kf.kernel "reduction_cast_sum_0" kind reduction mapping row {
+    linalg.fill ins(%zero : f64) outs(%s : memref<4xf64>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x100xf32>) outs(%s : memref<4xf64>) {
+    ^bb0(%a: f32, %o: f64):
+      %w = arith.extf %a : f32 to f64
+      %v = arith.addf %o, %w : f64
+      linalg.yield %v : f64
+    }
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @f64_sum
+// CHECK: gpu.launch
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>)
+// CHECK: arith.cmpf oeq
+// CHECK: gpu.terminator
+func.func @f64_sum(%x: memref<4x100xf64>, %s: memref<4xf64>) {
+  %zero = arith.constant 0.0 : f64
+  kf.kernel "reduction_sum_0" kind reduction mapping row {
+    linalg.fill ins(%zero : f64) outs(%s : memref<4xf64>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x100xf64>) outs(%s : memref<4xf64>) {
+    ^bb0(%a: f64, %o: f64):
+      %v = arith.addf %o, %a : f64
+      linalg.yield %v : f64
+    }
+  }
+  return
+}
+
+// -----
+
 // Negative case: a sum over the leading dim (its rows are columns of
 // memory, a stride apart) keeps the scalar mapping, a block per row: no
 // vector ops.

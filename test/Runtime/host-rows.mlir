@@ -23,6 +23,13 @@
 // RUN:   -- --entry=rms_norm --device=cpu --repeat=0 --check | FileCheck %s --check-prefix=OK
 // RUN: %run-check %s --input "arg0=i32[5x1025]" --expect "arg0.max(1)" \
 // RUN:   -- --entry=max_i32 --device=cpu --repeat=0 --check | FileCheck %s --check-prefix=OK
+// Rows of 64 (static: run two at a time, HostRows.cpp), an odd number of
+// them, over several blocks:
+// RUN: %run-check %s --input "arg0=f32[67x64]" \
+// RUN:   --expect "(arg0 - arg0.mean(-1, keepdims=True)) / np.sqrt(arg0.var(-1, keepdims=True) + 1e-5)" \
+// RUN:   -- --entry=layer_norm_64 --device=cpu --repeat=0 --check | FileCheck %s --check-prefix=OK
+// RUN: %run-check %s --input "arg0=f32[2049x64]" --expect "softmax(arg0)" \
+// RUN:   -- --entry=softmax_64 --device=cpu --repeat=0 --check | FileCheck %s --check-prefix=OK
 // OK: check against the CPU, unfused: {{.*}}: ok
 // OK: run_check: result0 {{.*}} matches numpy
 //
@@ -96,6 +103,14 @@ func.func @log_softmax(%x: tensor<9x1025xf32>) -> tensor<9x1025xf32> {
 func.func @layer_norm_dyn(%x: tensor<?x1025xf32>) -> tensor<?x1025xf32> {
   %y = kf.layer_norm %x normalized_shape [1025] eps 1.0e-5 : tensor<?x1025xf32>
   return %y : tensor<?x1025xf32>
+}
+func.func @layer_norm_64(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %y = kf.layer_norm %x normalized_shape [64] eps 1.0e-5 : tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+func.func @softmax_64(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %y = kf.softmax %x dim -1 : tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
 }
 func.func @rms_norm(%x: tensor<7x1000xf32>, %w: tensor<1000xf32>) -> tensor<7x1000xf32> {
   %y = kf.rms_norm %x weight %w : tensor<1000xf32> normalized_shape [1000] : tensor<7x1000xf32>

@@ -110,8 +110,9 @@ func.func @gelu(%x: memref<?xf32>, %y: memref<?xf32>) {
 
 // A broadcast runs as rows of vectors: blocks of whole rows (and pieces
 // of rows longer than a block), the bias over the last dim read as a
-// vector, the value of each row (read at (d0)) broadcast; the loop
-// indices come from the row, not from a division per element.
+// vector, the value of each row (read at (d0)) a scalar, broadcast where
+// it meets a vector; the loop indices come from the row, not from a
+// division per element.
 // CHECK-LABEL: func.func @bias_add
 // CHECK: gpu.launch
 // CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -119,8 +120,8 @@ func.func @gelu(%x: memref<?xf32>, %y: memref<?xf32>) {
 // CHECK: %[[XV:.*]] = vector.load %{{.*}}[%[[R]], %[[J]]] : memref<?x8xf32>, vector<8xf32>
 // CHECK: %[[BV:.*]] = vector.load %{{.*}}[%[[J]]] : memref<8xf32>, vector<8xf32>
 // CHECK: %[[S:.*]] = memref.load %{{.*}}[%[[R]]] : memref<?xf32>
-// CHECK: %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<8xf32>
 // CHECK: %[[A:.*]] = arith.addf %[[XV]], %[[BV]] : vector<8xf32>
+// CHECK: %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<8xf32>
 // CHECK: %[[M:.*]] = arith.mulf %[[A]], %[[SV]] : vector<8xf32>
 // CHECK: vector.store %[[M]], %{{.*}}[%[[R]], %[[J]]]
 // CHECK: }

@@ -194,8 +194,8 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
                      emit.ivs(index(0))));
     // The ops over the result (one value: no rows).
     for (const Pass &pass : ArrayRef(passes).drop_front())
-      runRowPass(b, loc, layout, ops, pass, {}, {n}, index(0), index(0), n, n,
-                 DenseMap<Value, Value>(), nullptr, DenseMap<Value, linalg::GenericOp>());
+      runRowPass(b, loc, layout, ops, pass, {}, {n}, {index(0)}, index(0), n, n,
+                 DenseMap<Value, Value>(), {Value()}, DenseMap<Value, linalg::GenericOp>());
     gpu::finishLaunch(b, loc, launch);
   }
   memref::DeallocOp::create(b, loc, partials);

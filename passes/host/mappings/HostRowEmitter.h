@@ -105,7 +105,20 @@ public:
 
   /// Runs `pass` over columns [begin, end); returns the reduction's value
   /// (of its result type), or null when the pass has none.
-  Value run(const Pass &pass, Value begin, Value end);
+  Value run(const Pass &pass, Value begin, Value end) {
+    return runRows({this}, pass, begin, end, kUnroll)[0];
+  }
+
+  /// Runs `pass` over columns [begin, end) for each of `rows` (emitters of
+  /// rows of one block) in the same loops: each step runs every row's
+  /// vectors, so that the dependent ops of one row (a sum's adds, an exp,
+  /// the lanes' tree) interleave with the others' where one short row
+  /// alone left the core waiting on latency. A reduction other than a
+  /// compensated sum keeps `accumulators` vectors a row (the main loop's
+  /// kUnroll vectors go to them in turn: kUnroll for one row, fewer for
+  /// several, whose rows give the parallelism). Returns each row's value.
+  static SmallVector<Value> runRows(ArrayRef<HostRowEmitter *> rows, const Pass &pass,
+                                    Value begin, Value end, int64_t accumulators);
 
   /// The full loop indices of (row, column c).
   SmallVector<Value> ivs(Value c);
@@ -135,15 +148,19 @@ private:
 
 namespace kfuse::host {
 
-/// Runs one pass of a row kernel for flat row `row` over columns [begin,
-/// end) (of `cols`), storing a reduction's value at the row's element.
+/// Runs one pass of a row kernel for flat rows `rows` over columns [begin,
+/// end) (of `cols`), together (HostRowEmitter::runRows, with
+/// `accumulators` a row), each row's values in its scratch row
+/// (`scratchRows`, one a row), storing a reduction's value at each row's
+/// element.
 void runRowPass(mlir::OpBuilder &b, mlir::Location loc, const rows::Layout &layout,
                 llvm::ArrayRef<mlir::linalg::LinalgOp> ops, const rows::Pass &pass,
                 llvm::ArrayRef<mlir::Value> rowSizes, llvm::ArrayRef<mlir::Value> colSizes,
-                mlir::Value row, mlir::Value begin, mlir::Value end, mlir::Value cols,
-                const llvm::DenseMap<mlir::Value, mlir::Value> &scratch,
-                mlir::Value scratchRow,
-                const llvm::DenseMap<mlir::Value, mlir::linalg::GenericOp> &recompute);
+                llvm::ArrayRef<mlir::Value> rows, mlir::Value begin, mlir::Value end,
+                mlir::Value cols, const llvm::DenseMap<mlir::Value, mlir::Value> &scratch,
+                llvm::ArrayRef<mlir::Value> scratchRows,
+                const llvm::DenseMap<mlir::Value, mlir::linalg::GenericOp> &recompute,
+                int64_t accumulators = rows::kUnroll);
 
 } // namespace kfuse::host
 

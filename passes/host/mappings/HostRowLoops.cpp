@@ -12,7 +12,8 @@
 // the run's sum into its (sum, lost) pair with one compensated step
 // (utils/CompensatedSum.h, written here for vectors); the error is bounded
 // by the run and by the 8 lanes' final sum, not by the row's length.
-// f16/bf16 values accumulate in f32.
+// f16/bf16 values accumulate in f32. An f32 kernel's f64 moments sum
+// plainly (sumsNarrowerFloats).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/host/mappings/HostRowEmitter.h"
@@ -35,6 +36,23 @@ std::pair<Value, Value> compensatedAddVec(OpBuilder &b, Location loc, Value sum,
   Value finite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                        arith::SubFOp::create(b, loc, t, t), zero);
   return {t, arith::SelectOp::create(b, loc, finite, newLost, zero)};
+}
+
+/// Whether an f64 sum of `ops` is an f32 program's: some operand of the
+/// kernel holds f32, f16 or bf16 (the moments of layer_norm, rms_norm,
+/// var and std, taken in f64: --f64-moments). Its plain sum's error,
+/// n 2^-53 sum |x|, is below f32's rounding for rows under 2^29 elements,
+/// so the compensated step, whose dependent adds made each row of BERT's
+/// layer norms wait (rows of 64: 22.6 us for 512 rows on one core), buys
+/// nothing there; an f64 program (the float64 reference) keeps it.
+bool sumsNarrowerFloats(ArrayRef<linalg::LinalgOp> ops) {
+  return llvm::any_of(ops, [](linalg::LinalgOp op) {
+    return llvm::any_of(op->getOperandTypes(), [](Type t) {
+      auto memref = dyn_cast<MemRefType>(t);
+      return memref && isa<FloatType>(memref.getElementType()) &&
+             memref.getElementTypeBitWidth() < 64;
+    });
+  });
 }
 
 /// `combiner`'s op on (a, c), of a's type (vector or scalar).
@@ -63,25 +81,31 @@ ValueRange loop(OpBuilder &b, Location loc, Value from, Value to, int64_t step,
 
 } // namespace
 
-Value HostRowEmitter::run(const Pass &pass, Value begin, Value end) {
-  // Values of the row (inputs that do not vary along the columns), loaded
+SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, const Pass &pass,
+                                           Value begin, Value end, int64_t accumulators) {
+  HostRowEmitter &first = *rows.front();
+  OpBuilder &b = first.b;
+  Location loc = first.loc;
+  int64_t numRows = rows.size();
+  // Values of each row (inputs that do not vary along the columns), loaded
   // once before the loops; LLVM cannot hoist them past the loop's stores.
-  unsigned colDim = layout.isRowDim.size() - 1;
+  unsigned colDim = first.layout.isRowDim.size() - 1;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  IRMapping rowValues;
+  SmallVector<IRMapping> rowValues(numRows);
   SmallVector<linalg::GenericOp> all(pass.elementwise);
   if (pass.reduction)
     all.push_back(pass.reduction);
-  all.append(recomputedFor(all)); // the writers this pass runs again
-  for (linalg::GenericOp op : all)
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      BlockArgument arg = op.getRegion().front().getArgument(input->getOperandNumber());
-      AffineMap map = op.getMatchingIndexingMap(input);
-      if (arg.use_empty() || map.isFunctionOfDim(colDim))
-        continue;
-      rowValues.map(arg, memref::LoadOp::create(b, loc, input->get(),
-                                                gpu::indices(b, loc, map, ivs(zero))));
-    }
+  all.append(first.recomputedFor(all)); // the writers this pass runs again
+  for (auto [r, row] : llvm::enumerate(rows))
+    for (linalg::GenericOp op : all)
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        BlockArgument arg = op.getRegion().front().getArgument(input->getOperandNumber());
+        AffineMap map = op.getMatchingIndexingMap(input);
+        if (arg.use_empty() || map.isFunctionOfDim(colDim))
+          continue;
+        rowValues[r].map(arg, memref::LoadOp::create(b, loc, input->get(),
+                                                     gpu::indices(b, loc, map, row->ivs(zero))));
+      }
   // Results only later ops of this pass read (at the same element), in
   // buffers the program allocated: kept in registers, never stored.
   DenseSet<Value> privateBuffers;
@@ -106,8 +130,14 @@ Value HostRowEmitter::run(const Pass &pass, Value begin, Value end) {
         privateBuffers.insert(init);
     }
   }
+  // One vector of columns from `c` for every row, one row after the other.
+  auto bodies = [&](Value c, Value mask) {
+    SmallVector<Value> out;
+    for (auto [r, row] : llvm::enumerate(rows))
+      out.push_back(row->body(pass, c, mask, privateBuffers, rowValues[r]));
+    return out;
+  };
 
-  Value lanes = arith::ConstantIndexOp::create(b, loc, kLanes);
   Value n = arith::SubIOp::create(b, loc, end, begin);
   auto roundDown = [&](int64_t m) {
     Value mm = arith::ConstantIndexOp::create(b, loc, m);
@@ -126,17 +156,20 @@ Value HostRowEmitter::run(const Pass &pass, Value begin, Value end) {
     return vector::CreateMaskOp::create(b, loc, VectorType::get({kLanes}, b.getI1Type()),
                                         ValueRange{rest});
   };
+  auto at = [&](Value c, int64_t k) {
+    return arith::AddIOp::create(b, loc, c, arith::ConstantIndexOp::create(b, loc, k * kLanes));
+  };
 
   if (!pass.reduction) {
     loop(b, loc, begin, vecEnd, kLanes, {}, [&](Value c, ValueRange) {
-      body(pass, c, nullptr, privateBuffers, rowValues);
+      bodies(c, nullptr);
       return SmallVector<Value>();
     });
     auto tail = tailIf({});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&tail.getThenRegion().front());
-    body(pass, vecEnd, tailMask(), privateBuffers, rowValues);
-    return nullptr;
+    bodies(vecEnd, tailMask());
+    return SmallVector<Value>(numRows, Value());
   }
 
   // The accumulator: the combiner's type, f32 for narrower floats.
@@ -145,8 +178,8 @@ Value HostRowEmitter::run(const Pass &pass, Value begin, Value end) {
   Type resultType = combiner->getResult(0).getType();
   bool widen = isa<FloatType>(resultType) && resultType.getIntOrFloatBitWidth() < 32;
   Type accType = widen ? b.getF32Type() : resultType;
-  VectorType accVec = vectorOf(accType);
-  TypedAttr init = gpu::rows::initialValue(red, kernelOps).getValue();
+  VectorType accVec = VectorType::get({kLanes}, accType);
+  TypedAttr init = gpu::rows::initialValue(red, first.kernelOps).getValue();
   if (widen) { // the identity (0, 1, +-inf) is exact in f32
     APFloat v = cast<FloatAttr>(init).getValue();
     bool lost;
@@ -154,88 +187,126 @@ Value HostRowEmitter::run(const Pass &pass, Value begin, Value end) {
     init = b.getFloatAttr(accType, v);
   }
   Value identity = arith::ConstantOp::create(b, loc, SplatElementsAttr::get(accVec, init));
-  auto term = [&](Value c, Value mask) {
-    Value t = body(pass, c, mask, privateBuffers, rowValues);
-    if (widen)
-      t = arith::ExtFOp::create(b, loc, accVec, t);
-    if (mask)
-      t = arith::SelectOp::create(b, loc, mask, t, identity);
+  // Each row's term of the vector from `c`.
+  auto terms = [&](Value c, Value mask) {
+    SmallVector<Value> t = bodies(c, mask);
+    for (Value &v : t) {
+      if (widen)
+        v = arith::ExtFOp::create(b, loc, accVec, v);
+      if (mask)
+        v = arith::SelectOp::create(b, loc, mask, v, identity);
+    }
     return t;
   };
   Value mainEnd = roundDown(kLanes * kUnroll);
-  bool isSum = isa<arith::AddFOp>(combiner);
-  Value lane; // the combined accumulator, one value a lane
-  if (isSum) {
-    auto kahan = [&](ValueRange acc, Value x) {
-      auto [s, l] = compensatedAddVec(b, loc, acc[0], acc[1], x);
-      return SmallVector<Value>{s, l};
+  bool compensated = isa<arith::AddFOp>(combiner) &&
+                     !(accType.isF64() && sumsNarrowerFloats(first.kernelOps));
+  SmallVector<Value> lanes; // each row's combined accumulator, one value a lane
+  if (compensated) {
+    // (sum, lost) a row.
+    auto kahan = [&](ValueRange acc, ArrayRef<Value> x) {
+      SmallVector<Value> next;
+      for (int64_t r = 0; r < numRows; ++r) {
+        auto [s, l] = compensatedAddVec(b, loc, acc[2 * r], acc[2 * r + 1], x[r]);
+        next.append({s, l});
+      }
+      return next;
     };
-    ValueRange acc = loop(b, loc, begin, mainEnd, kLanes * kUnroll, {identity, identity},
+    SmallVector<Value> inits(2 * numRows, identity);
+    ValueRange acc = loop(b, loc, begin, mainEnd, kLanes * kUnroll, inits,
                           [&](Value c, ValueRange acc) {
-      SmallVector<Value> t;
+      SmallVector<SmallVector<Value>> t;
       for (int64_t k = 0; k < kUnroll; ++k)
-        t.push_back(term(arith::AddIOp::create(
-                             b, loc, c, arith::ConstantIndexOp::create(b, loc, k * kLanes)),
-                         nullptr));
-      Value run = arith::AddFOp::create(b, loc, arith::AddFOp::create(b, loc, t[0], t[1]),
-                                        arith::AddFOp::create(b, loc, t[2], t[3]));
-      return kahan(acc, run);
+        t.push_back(terms(at(c, k), nullptr));
+      SmallVector<Value> runs;
+      for (int64_t r = 0; r < numRows; ++r)
+        runs.push_back(arith::AddFOp::create(b, loc,
+                                             arith::AddFOp::create(b, loc, t[0][r], t[1][r]),
+                                             arith::AddFOp::create(b, loc, t[2][r], t[3][r])));
+      return kahan(acc, runs);
     });
     acc = loop(b, loc, mainEnd, vecEnd, kLanes, acc,
-               [&](Value c, ValueRange acc) { return kahan(acc, term(c, nullptr)); });
+               [&](Value c, ValueRange acc) { return kahan(acc, terms(c, nullptr)); });
     auto tail = tailIf(acc.getTypes());
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&tail.getThenRegion().front());
-      scf::YieldOp::create(b, loc, kahan(acc, term(vecEnd, tailMask())));
+      scf::YieldOp::create(b, loc, kahan(acc, terms(vecEnd, tailMask())));
       b.setInsertionPointToStart(&tail.getElseRegion().front());
       scf::YieldOp::create(b, loc, acc);
     }
-    lane = arith::SubFOp::create(b, loc, tail.getResult(0), tail.getResult(1));
+    for (int64_t r = 0; r < numRows; ++r)
+      lanes.push_back(
+          arith::SubFOp::create(b, loc, tail.getResult(2 * r), tail.getResult(2 * r + 1)));
   } else {
-    SmallVector<Value> inits(kUnroll, identity);
+    // `accumulators` a row; the main loop's vector k goes to k % of them.
+    int64_t per = accumulators;
+    SmallVector<Value> inits(per * numRows, identity);
     ValueRange acc = loop(b, loc, begin, mainEnd, kLanes * kUnroll, inits,
                           [&](Value c, ValueRange acc) {
-      SmallVector<Value> next;
-      for (int64_t k = 0; k < kUnroll; ++k)
-        next.push_back(combineLike(
-            b, loc, combiner, acc[k],
-            term(arith::AddIOp::create(b, loc, c,
-                                       arith::ConstantIndexOp::create(b, loc, k * kLanes)),
-                 nullptr)));
+      SmallVector<Value> next(acc);
+      for (int64_t k = 0; k < kUnroll; ++k) {
+        SmallVector<Value> t = terms(at(c, k), nullptr);
+        for (int64_t r = 0; r < numRows; ++r) {
+          Value &a = next[r * per + k % per];
+          a = combineLike(b, loc, combiner, a, t[r]);
+        }
+      }
       return next;
     });
-    Value one = combineLike(b, loc, combiner, combineLike(b, loc, combiner, acc[0], acc[1]),
-                            combineLike(b, loc, combiner, acc[2], acc[3]));
-    one = loop(b, loc, mainEnd, vecEnd, kLanes, one, [&](Value c, ValueRange acc) {
-            return SmallVector<Value>{combineLike(b, loc, combiner, acc[0], term(c, nullptr))};
-          })[0];
-    auto tail = tailIf(accVec);
+    // Each row's accumulators as a tree, in a fixed order.
+    SmallVector<Value> ones;
+    for (int64_t r = 0; r < numRows; ++r) {
+      SmallVector<Value> level(acc.begin() + r * per, acc.begin() + (r + 1) * per);
+      while (level.size() > 1) {
+        SmallVector<Value> up;
+        for (size_t i = 0; i + 1 < level.size(); i += 2)
+          up.push_back(combineLike(b, loc, combiner, level[i], level[i + 1]));
+        if (level.size() % 2)
+          up.push_back(level.back());
+        level = up;
+      }
+      ones.push_back(level[0]);
+    }
+    ValueRange one = loop(b, loc, mainEnd, vecEnd, kLanes, ones, [&](Value c, ValueRange acc) {
+      SmallVector<Value> t = terms(c, nullptr), next;
+      for (int64_t r = 0; r < numRows; ++r)
+        next.push_back(combineLike(b, loc, combiner, acc[r], t[r]));
+      return next;
+    });
+    auto tail = tailIf(one.getTypes());
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&tail.getThenRegion().front());
-      scf::YieldOp::create(b, loc, combineLike(b, loc, combiner, one, term(vecEnd, tailMask())));
+      SmallVector<Value> t = terms(vecEnd, tailMask()), next;
+      for (int64_t r = 0; r < numRows; ++r)
+        next.push_back(combineLike(b, loc, combiner, one[r], t[r]));
+      scf::YieldOp::create(b, loc, next);
       b.setInsertionPointToStart(&tail.getElseRegion().front());
       scf::YieldOp::create(b, loc, one);
     }
-    lane = tail.getResult(0);
+    lanes = SmallVector<Value>(tail.getResults());
   }
   // The lanes as a tree of vector halves (8 -> 4 -> 2 -> 1): three
   // combines where one after another took seven, each a scalar chain for
   // maximumf and minimumf (NaN and signed zeros checked lane by lane: a
   // third of a softmax over rows of 64). The order is fixed, so the result
   // still does not depend on the thread.
-  for (int64_t width = kLanes / 2; width >= 1; width /= 2) {
-    auto half = [&](int64_t offset) {
-      return vector::ExtractStridedSliceOp::create(b, loc, lane, ArrayRef<int64_t>{offset},
-                                                   ArrayRef<int64_t>{width},
-                                                   ArrayRef<int64_t>{1})
-          .getResult();
-    };
-    lane = combineLike(b, loc, combiner, half(0), half(width));
+  SmallVector<Value> totals;
+  for (Value lane : lanes) {
+    for (int64_t width = kLanes / 2; width >= 1; width /= 2) {
+      auto half = [&](int64_t offset) {
+        return vector::ExtractStridedSliceOp::create(b, loc, lane, ArrayRef<int64_t>{offset},
+                                                     ArrayRef<int64_t>{width},
+                                                     ArrayRef<int64_t>{1})
+            .getResult();
+      };
+      lane = combineLike(b, loc, combiner, half(0), half(width));
+    }
+    Value total = vector::ExtractOp::create(b, loc, lane, int64_t(0));
+    if (widen)
+      total = arith::TruncFOp::create(b, loc, resultType, total);
+    totals.push_back(total);
   }
-  Value total = vector::ExtractOp::create(b, loc, lane, int64_t(0));
-  if (widen)
-    total = arith::TruncFOp::create(b, loc, resultType, total);
-  return total;
+  return totals;
 }

@@ -28,34 +28,46 @@ static constexpr int64_t kStaged = 16;
 
 void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
                              ArrayRef<linalg::LinalgOp> ops, const Pass &pass,
-                             ArrayRef<Value> rowSizes, ArrayRef<Value> colSizes, Value row,
-                             Value begin, Value end, Value cols,
-                             const DenseMap<Value, Value> &scratch, Value scratchRow,
-                             const DenseMap<Value, linalg::GenericOp> &recompute) {
+                             ArrayRef<Value> rowSizes, ArrayRef<Value> colSizes,
+                             ArrayRef<Value> rows, Value begin, Value end, Value cols,
+                             const DenseMap<Value, Value> &scratch, ArrayRef<Value> scratchRows,
+                             const DenseMap<Value, linalg::GenericOp> &recompute,
+                             int64_t accumulators) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  if (pass.rowOp) { // one value a row: the scalar emitter's code
+  if (pass.rowOp) { // one value a row: the scalar emitter's code, a row after another
     launch::HostLaunchTarget host;
-    gpu::rows::RowEmitter scalar(b, loc, layout, host);
-    scalar.tid = zero;
-    scalar.rowIndex = row;
-    scalar.rowSizes = SmallVector<Value>(rowSizes);
-    scalar.colSizes = SmallVector<Value>(colSizes);
-    scalar.cols = cols;
-    scalar.overRow(pass.rowOp);
+    for (Value row : rows) {
+      gpu::rows::RowEmitter scalar(b, loc, layout, host);
+      scalar.tid = zero;
+      scalar.rowIndex = row;
+      scalar.rowSizes = SmallVector<Value>(rowSizes);
+      scalar.colSizes = SmallVector<Value>(colSizes);
+      scalar.cols = cols;
+      scalar.overRow(pass.rowOp);
+    }
     return;
   }
-  HostRowEmitter emit(b, loc, layout, ops);
-  emit.rowIvs = gpu::delinearize(b, loc, row, rowSizes);
-  emit.scratch = scratch;
-  emit.scratchRow = scratchRow;
-  emit.recompute = recompute;
-  Value v = emit.run(pass, begin, end);
-  if (!v)
-    return;
+  std::vector<HostRowEmitter> emitters;
+  emitters.reserve(rows.size());
+  SmallVector<HostRowEmitter *> each;
+  for (auto [row, scratchRow] : llvm::zip_equal(rows, scratchRows)) {
+    HostRowEmitter &emit = emitters.emplace_back(b, loc, layout, ops);
+    emit.rowIvs = gpu::delinearize(b, loc, row, rowSizes);
+    emit.scratch = scratch;
+    emit.scratchRow = scratchRow;
+    emit.recompute = recompute;
+    each.push_back(&emit);
+  }
+  SmallVector<Value> values = HostRowEmitter::runRows(each, pass, begin, end, accumulators);
   linalg::GenericOp red = pass.reduction;
-  memref::StoreOp::create(b, loc, v, red.getDpsInits()[0],
-                          gpu::indices(b, loc, red.getMatchingIndexingMap(red.getDpsInitOperand(0)),
-                                       emit.ivs(zero)));
+  for (auto [v, emit] : llvm::zip_equal(values, each)) {
+    if (!v)
+      continue;
+    memref::StoreOp::create(
+        b, loc, v, red.getDpsInits()[0],
+        gpu::indices(b, loc, red.getMatchingIndexingMap(red.getDpsInitOperand(0)),
+                     emit->ivs(zero)));
+  }
 }
 
 /// Writes a group of staged rows [start, end) (scratch rows from
@@ -170,7 +182,17 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
   // straight from the lanes, a row's values land a row of the result
   // apart each, on one cache set (4 KiB apart for 1024 rows): 4-6x slower
   // than a row kernel and a transpose kernel (bench/transposed-epilogue.sh).
-  int64_t group = transposed.empty() ? 1 : kStaged;
+  // Short rows (static, at most kPairedCols columns) run two at a time
+  // (HostRowEmitter::runRows): one row's passes are chains of dependent
+  // ops (a sum's adds, the lanes' tree, the mean and 1 / sqrt(var) between
+  // passes) too short for the core to overlap; BERT's layer norms over
+  // rows of 64 waited on them (22.6 us for 512 rows on one core). Every
+  // row of such a kernel, a block's odd last one too, keeps kUnroll / 2
+  // accumulators, so that its sums are added in the same order.
+  constexpr int64_t kPairedCols = 256;
+  std::optional<int64_t> staticCols = getConstantIntValue(cols);
+  bool paired = transposed.empty() && staticCols && *staticCols <= kPairedCols;
+  int64_t group = transposed.empty() ? (paired ? 2 : 1) : kStaged;
   Value groupRows = index(group);
   // One scratch row a block (a group of rows a block when staging) for
   // each row-local buffer not recomputed, and each transposed result.
@@ -212,11 +234,31 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
                        });
   };
   Value zero = index(0);
-  if (transposed.empty()) { // a row at a time, its scratch row the block's
+  if (paired) { // two rows at a time, then a block's odd last row
+    Value two = index(2);
+    Value pairsEnd = arith::AddIOp::create(
+        b, loc, firstRow,
+        arith::MulIOp::create(
+            b, loc,
+            arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, lastRow, firstRow), two),
+            two));
+    Value secondScratchRow = arith::AddIOp::create(b, loc, firstScratchRow, one);
+    forLoop(firstRow, pairsEnd, two, [&](Value row) {
+      Value next = arith::AddIOp::create(b, loc, row, one);
+      for (const Pass &pass : passes)
+        runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row, next}, zero, cols, cols,
+                   scratch, {firstScratchRow, secondScratchRow}, recompute, kUnroll / 2);
+    });
+    forLoop(pairsEnd, lastRow, one, [&](Value row) {
+      for (const Pass &pass : passes)
+        runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row}, zero, cols, cols,
+                   scratch, {firstScratchRow}, recompute, kUnroll / 2);
+    });
+  } else if (transposed.empty()) { // a row at a time, its scratch row the block's
     forLoop(firstRow, lastRow, one, [&](Value row) {
       for (const Pass &pass : passes)
-        runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, row, zero, cols, cols,
-                   scratch, firstScratchRow, recompute);
+        runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row}, zero, cols, cols,
+                   scratch, {firstScratchRow}, recompute);
     });
   } else { // groups of kStaged rows, then their transposed results
     forLoop(firstRow, lastRow, groupRows, [&](Value start) {
@@ -226,8 +268,8 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
         Value scratchRow = arith::AddIOp::create(b, loc, firstScratchRow,
                                                  arith::SubIOp::create(b, loc, row, start));
         for (const Pass &pass : passes)
-          runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, row, zero, cols, cols,
-                     scratch, scratchRow, recompute);
+          runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row}, zero, cols, cols,
+                     scratch, {scratchRow}, recompute);
       });
       // The group's values, column by column: consecutive rows are
       // consecutive elements of a transposed result.

@@ -160,8 +160,10 @@ Value VectorBody::load(OpBuilder &b, Location loc, linalg::GenericOp op, OpOpera
     return vector::GatherOp::create(b, loc, vectorOf(element), operand.get(), at, offsets, all,
                                     zeros);
   }
-  return vector::BroadcastOp::create(b, loc, vectorOf(element),
-                                     memref::LoadOp::create(b, loc, operand.get(), at));
+  // The same in every lane: a scalar, which the body keeps scalar until an
+  // op meets a vector (an embedding's index checked once a vector, and its
+  // row read as one: VectorCloner::rowRead).
+  return memref::LoadOp::create(b, loc, operand.get(), at);
 }
 
 void VectorBody::store(OpBuilder &b, Location loc, Value result, AffineMap map, Value buffer,

@@ -77,6 +77,10 @@ public:
             mlir::Operation *skip = nullptr);
 
 private:
+  /// A memref.load whose `indices` are scalars but the last, the lanes'
+  /// index along the vector loop: a masked vector load of the row; null
+  /// for any other indices.
+  mlir::Value rowRead(mlir::memref::LoadOp load, llvm::ArrayRef<mlir::Value> indices);
   /// A memref.load at vector `indices` (a lane each): a gather.
   mlir::Value gather(mlir::memref::LoadOp load, llvm::ArrayRef<mlir::Value> indices);
   /// `op` on vectors: the same op, its results `lanes` wide.

@@ -111,6 +111,16 @@ func.func @batch_masked(%a: tensor<3x9x17xf32>, %b: tensor<3x17x19xf32>, %m: ten
   %y = kf.where %m, %h, %z : tensor<9x19xi1>, tensor<3x9x19xf32>, tensor<f32>
   return %y : tensor<3x9x19xf32>
 }
+// A constant bool mask (a causal band: key j of query i kept for j <=
+// i + 10), as kfuse-import folds torch's: read by the vector epilogue as
+// the bytes of a companion i8 global.
+func.func @batch_causal(%a: tensor<3x9x17xf32>, %b: tensor<3x17x19xf32>) -> tensor<3x9x19xf32> {
+  %h = kf.matmul %a, %b : tensor<3x9x17xf32>, tensor<3x17x19xf32>
+  %m = kf.constant dense<[[true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false], [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]]> : tensor<9x19xi1>
+  %z = kf.constant dense<-1.0> : tensor<f32>
+  %y = kf.where %m, %h, %z : tensor<9x19xi1>, tensor<3x9x19xf32>, tensor<f32>
+  return %y : tensor<3x9x19xf32>
+}
 // x @ w.t() with w [n, k] packed through registers (8 x 8 squares, a
 // scalar tail of K % 8) into blocks chosen at launch: dynamic M and N,
 // so the run's sizes pick narrow or short blocks (HostMatmulPanels.cpp).
