@@ -51,7 +51,11 @@ ROWS = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1e4", "add_relu", {"N":
         ("layer_norm 4096x4096", "layer_norm", {"R": 4096, "C": 4096}),
         ("rms_norm 4096x4096", "rms_norm", {"R": 4096, "C": 4096}),
         ("mlp batch 256", "mlp", {"B": 256}), ("mlp batch 4096", "mlp", {"B": 4096}),
-        ("matmul 1024", "matmul", {"N": 1024}), ("sum 1e7", "sum", {"N": 10**7}),
+        ("matmul 1024", "matmul", {"N": 1024}),
+        ("linear 512x64x64", "linear", {"M": 512, "K": 64, "N": 64}),
+        ("linear 512x128x64", "linear", {"M": 512, "K": 128, "N": 64}),
+        ("linear 272x192x576", "linear", {"M": 272, "K": 192, "N": 576}),
+        ("sum 1e7", "sum", {"N": 10**7}),
         ("transpose 4096x4096", "transpose", {"R": 4096, "C": 4096}),
         ("gelu 1e6", "gelu", {"N": 10**6}), ("gelu 1e7", "gelu", {"N": 10**7}),
         ("cumsum 4096x4096 dim 1", "cumsum_rows", {"R": 4096, "C": 4096}),
@@ -61,7 +65,8 @@ DRY = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1000", "add_relu", {"N":
        ("softmax 8x32", "softmax", {"R": 8, "C": 32}),
        ("layer_norm 8x32", "layer_norm", {"R": 8, "C": 32}),
        ("rms_norm 8x32", "rms_norm", {"R": 8, "C": 32}), ("mlp batch 4", "mlp", {"B": 4}),
-       ("matmul 16", "matmul", {"N": 16}), ("sum 1000", "sum", {"N": 1000}),
+       ("matmul 16", "matmul", {"N": 16}), ("linear 5x7x9", "linear", {"M": 5, "K": 7, "N": 9}),
+       ("sum 1000", "sum", {"N": 1000}),
        ("transpose 8x32", "transpose", {"R": 8, "C": 32}), ("gelu 1000", "gelu", {"N": 1000}),
        ("cumsum 8x32 dim 0", "cumsum_cols", {"R": 8, "C": 32})]
 # rtol, atol against a float64 reference (add_relu's f32 numpy is exact).
@@ -71,7 +76,7 @@ DRY = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1000", "add_relu", {"N":
 # sum|x| about 0.8 n for n N(0, 1) terms: 4e-4 at n = 4096 (f32 sums,
 # PyTorch's in f64; numpy's a plain f32 running sum, within n u sum|x|).
 TOL = {"add_relu": (0, 0), "softmax": (1e-4, 1e-7), "layer_norm": (1e-4, 1e-4),
-       "rms_norm": (1e-4, 1e-5), "mlp": (1e-4, 1e-3), "matmul": (1e-4, 1e-3),
+       "rms_norm": (1e-4, 1e-5), "mlp": (1e-4, 1e-3), "matmul": (1e-4, 1e-3), "linear": (1e-4, 1e-4),
        "sum": (1e-4, 0), "transpose": (0, 0), "gelu": (1e-5, 1e-6), "cumsum_rows": (1e-4, 1e-3),
        "cumsum_cols": (1e-4, 1e-3)}
 
@@ -129,6 +134,8 @@ def make_inputs(template, s, rng):
                 r(1024, 256, scale=1 / 32), r(256, scale=0.1)]
     if template == "matmul":
         return [r(s["N"], s["N"]), r(s["N"], s["N"], scale=1 / s["N"] ** 0.5)]
+    if template == "linear":  # nn.Linear's weight scale: activations near 1
+        return [r(s["M"], s["K"]), r(s["N"], s["K"], scale=1 / s["K"] ** 0.5), r(s["N"])]
     if template == "sum":
         return [rng.random(s["N"], dtype=np.float32)]
     raise KeyError(template)
@@ -147,6 +154,7 @@ def numpy_fn(template):
         "rms_norm": lambda x: x / np.sqrt((x * x).mean(-1, keepdims=True) + x.dtype.type(eps)),
         "mlp": lambda x, w1, b1, w2, b2: np.maximum(x @ w1 + b1, x.dtype.type(0)) @ w2 + b2,
         "matmul": lambda a, b: a @ b,
+        "linear": lambda x, w, b: x @ w.T + b,
         "sum": lambda x: x.sum(),
         "transpose": lambda x: np.ascontiguousarray(x.T),
         "cumsum_rows": lambda x: np.cumsum(x, axis=1),
@@ -167,6 +175,7 @@ def torch_fn(template, torch):
         "rms_norm": lambda x: F.rms_norm(x, (x.shape[-1],), eps=1e-6),
         "mlp": lambda x, w1, b1, w2, b2: torch.relu(x @ w1 + b1) @ w2 + b2,
         "matmul": lambda a, b: a @ b,
+        "linear": lambda x, w, b: F.linear(x, w, b),
         "sum": lambda x: x.sum(),
         "transpose": lambda x: x.t().contiguous(),
         "gelu": lambda x: F.gelu(x),

@@ -901,6 +901,12 @@ def KfMapKernelsToHost : Pass<"kf-map-kernels-to-host", "mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "the width of the CPU's vector registers: 256 (AVX2), or 512 where it has "
+           "AVX-512 (kfuse-compile sets it from the CPU it compiles for); the matmul's "
+           "register tile is 6 x 16 f32 in ymm or 6 x 32 in zmm">,
+  ];
   let statistics = [
     Statistic<"numFlat", "flat-kernels", "Kernels launched flat">,
     Statistic<"numRow", "row-kernels", "Kernels launched rows a block">,

@@ -35,6 +35,8 @@ namespace {
 
 class HostLauncher final : public kfuse::launch::KernelLauncher {
 public:
+  explicit HostLauncher(unsigned vectorBits) : vectorBits(vectorBits) {}
+
   LogicalResult flat(RewriterBase &b, StringAttr name,
                      ArrayRef<linalg::GenericOp> ops) const override {
     return kfuse::host::mapPointwiseKernel(b, name, ops);
@@ -61,7 +63,7 @@ public:
   /// variant for it.
   LogicalResult matmul(RewriterBase &b, KernelOp kernel,
                        ArrayRef<linalg::LinalgOp> ops) const override {
-    kfuse::host::mapMatmulKernel(b, kernel.getSymNameAttr(), ops);
+    kfuse::host::mapMatmulKernel(b, kernel.getSymNameAttr(), ops, vectorBits);
     return success();
   }
 
@@ -89,14 +91,20 @@ public:
 
 private:
   kfuse::launch::HostLaunchTarget target;
+  unsigned vectorBits; // the CPU's vector registers (the pass's vector-bits)
 };
 
 struct KfMapKernelsToHostPass : kfuse::impl::KfMapKernelsToHostBase<KfMapKernelsToHostPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (vectorBits != 256 && vectorBits != 512) {
+      getOperation()->emitError() << "kf-map-kernels-to-host: vector-bits must be 256 or 512, got "
+                                  << unsigned(vectorBits);
+      return signalPassFailure();
+    }
     if (failed(kfuse::launch::mapKernelsToLaunches(
-            getOperation(), "kf-map-kernels-to-host", HostLauncher(),
+            getOperation(), "kf-map-kernels-to-host", HostLauncher(vectorBits),
             {&numFlat, &numRow, &numGridReduction, &numMatmul, &numSerial, &numRowChain,
              &numAttention, &numMultiReduction, &numScan})))
       signalPassFailure();

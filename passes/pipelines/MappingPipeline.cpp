@@ -42,7 +42,9 @@ void kfuse::addGpuMappingPasses(OpPassManager &pm,
   pm.addPass(createKfHoistKernelBuffers());
   addDeallocationPasses(pm);
   if (host) {
-    pm.addPass(createKfMapKernelsToHost());
+    KfMapKernelsToHostOptions map;
+    map.vectorBits = options.hostVectorBits;
+    pm.addPass(createKfMapKernelsToHost(map));
     return;
   }
   KfMapKernelsToGpuOptions map;

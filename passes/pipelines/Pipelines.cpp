@@ -35,6 +35,10 @@ kfuse::checkPipelineOptions(PipelineOptions options,
            llvm::Twine(options.blockSize));
     return failure();
   }
+  if (options.hostVectorBits != 256 && options.hostVectorBits != 512) {
+    refuse("vector-bits must be 256 or 512, got " + llvm::Twine(options.hostVectorBits));
+    return failure();
+  }
   if (!options.matmulTiles.empty()) {
     // Checked here once, with the kf dialect's own rules for the attribute.
     MLIRContext ctx;

@@ -57,6 +57,10 @@ struct PipelineOptions {
   /// in f64 (kf-to-linalg's f64-moments, the CPU's numbers); false gives
   /// the GPU's f32 moments, the reference its emulation is compared with.
   bool f64Moments = true;
+  /// The host runtime only: the width of the CPU's vector registers
+  /// (kf-map-kernels-to-host's `vector-bits`): 256, or 512 where the CPU
+  /// kfuse-compile compiles for has AVX-512 (hostVectorBits).
+  unsigned hostVectorBits = 256;
   /// Test only (kfuse-compile --plant-mutation): kf-plant-mutation's kind,
   /// planted in the fused version after kernel formation; empty: none.
   std::string mutation;
@@ -157,6 +161,11 @@ struct HostPipelineOptions : FusionPipelineOptions<HostPipelineOptions> {
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("threads per block"),
                              llvm::cl::init(256)};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("the CPU's vector registers: 256, or 512 (AVX-512; kfuse-compile "
+                     "sets it from the CPU it compiles for)"),
+      llvm::cl::init(256)};
 };
 
 /// kf-gpu-pipeline: the fusion switches, the chip and the block size.
@@ -228,8 +237,12 @@ toPipelineOptions(mlir::FailureOr<fusion::FusionOptions> fusion,
 inline mlir::FailureOr<PipelineOptions>
 toPipelineOptions(const HostPipelineOptions &cl, Target target,
                   llvm::function_ref<void(const llvm::Twine &)> refuse) {
-  return toPipelineOptions(cl.fusionOptions(refuse), cl.blockSize, target,
-                           gpu::kDefaultChip, refuse);
+  mlir::FailureOr<PipelineOptions> options = toPipelineOptions(
+      cl.fusionOptions(refuse), cl.blockSize, target, gpu::kDefaultChip, refuse);
+  if (mlir::failed(options))
+    return mlir::failure();
+  options->hostVectorBits = cl.vectorBits;
+  return checkPipelineOptions(*options, refuse);
 }
 
 } // namespace kfuse

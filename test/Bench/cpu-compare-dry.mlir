@@ -20,14 +20,15 @@
 // CHECK:      | rms_norm 8x32 |
 // CHECK:      | mlp batch 4 |
 // CHECK:      | matmul 16 |
+// CHECK:      | linear 5x7x9 |
 // CHECK:      | sum 1000 |
 // CHECK:      | transpose 8x32 |
 // CHECK:      | gelu 1000 |
 // CHECK:      | cumsum 8x32 dim 0 |
 // CHECK:      per-call floor of each harness (add_relu of 8 elements): kfuse
-// CHECK:      kfuse: 11 of 11 programs match numpy
+// CHECK:      kfuse: 12 of 12 programs match numpy
 
-// JSON: rows 11
+// JSON: rows 12
 // JSON: kfuse timed in every row
 // JSON: numpy timed in every row
 

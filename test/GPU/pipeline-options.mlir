@@ -13,6 +13,12 @@
 // RUN: not kfuse-opt %s --kf-gpu-emulation-pipeline=block-size=0 2>&1 | FileCheck %s --check-prefix=BLOCK0
 // RUN: not kfuse-opt %s --kf-cpu-pipeline=max-ops=-1 2>&1 | FileCheck %s --check-prefix=MAXOPS
 // RUN: not kfuse-opt %s --kf-gpu-pipeline=fusion=eager 2>&1 | FileCheck %s --check-prefix=EAGER
+// The host runtime's vector registers are 256 or 512 bits (the matmul's
+// register tile: ymm or zmm), nothing else, through the pipeline or the
+// mapping pass:
+// RUN: not kfuse-opt %s --kf-host-runtime-pipeline=vector-bits=128 2>&1 | FileCheck %s --check-prefix=BITS
+// RUN: not kfuse-opt %s --kf-map-kernels-to-host=vector-bits=1024 2>&1 | FileCheck %s --check-prefix=PASSBITS
+// RUN: kfuse-opt %s --kf-host-runtime-pipeline=vector-bits=512 | FileCheck %s
 // The host runtime and the emulation emit no PTX: they take no chip.
 // RUN: not kfuse-opt %s --kf-host-runtime-pipeline=chip=sm_90 2>&1 | FileCheck %s --check-prefix=NOCHIP
 // RUN: not kfuse-opt %s --kf-gpu-emulation-pipeline=chip=sm_90 2>&1 | FileCheck %s --check-prefix=NOCHIP
@@ -32,6 +38,8 @@
 // MAXOPS: error: max-ops must be a number of ops from 0 (no limit) to 4294967295, got '-1'
 // EAGER: Cannot find option named 'eager'
 // NOCHIP: no such option chip
+// BITS: error: vector-bits must be 256 or 512, got 128
+// PASSBITS: error: kf-map-kernels-to-host: vector-bits must be 256 or 512, got 1024
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }

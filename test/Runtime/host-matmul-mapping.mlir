@@ -1,6 +1,8 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host --canonicalize \
 // RUN:   | FileCheck %s --check-prefix=SHAPE
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host=vector-bits=512 \
+// RUN:   | FileCheck %s --check-prefix=ZMM
 
 // The host mapping of matmul kernels (passes/host/mappings/HostMatmul.cpp): a block
 // per tile of C of at most 288x128 (smaller where that gives fewer than 4
@@ -54,6 +56,16 @@
 // CHECK-NOT: memref.store %{{.*}}, %alloc
 // CHECK-NOT: vector.store %{{.*}}, %alloc
 // CHECK-NOT: kf.kernel
+// With AVX-512's registers (vector-bits=512, what kfuse-compile sets on
+// such a CPU) the register tile is 6 x 32: 12 vector<16xf32> (zmm)
+// accumulators, slivers of B 32 wide, each vector of a row finished in
+// turn by the epilogue.
+// ZMM-LABEL: func.func @linear_relu
+// ZMM: memref.alloca() {alignment = 64 : i64} : memref<4x257x32xf32>
+// ZMM: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// ZMM-COUNT-12: vector.fma {{.*}} : vector<16xf32>
+// ZMM: arith.maximumf %{{.*}}, %{{.*}} : vector<16xf32>
+// ZMM: vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<?x23xf32>, vector<16xf32>
 func.func @linear_relu(%a: memref<?x50xf32>, %b: memref<50x23xf32>, %bias: memref<23xf32>, %y: memref<?x23xf32>) {
   %zero = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index

@@ -131,6 +131,10 @@ llvm::Error optimizeModule(llvm::Module &llvmModule, llvm::TargetMachine &tm) {
 
 } // namespace
 
+unsigned vectorBitsOf(const llvm::TargetMachine &tm) {
+  return tm.getMCSubtargetInfo()->checkFeatures("+avx512f") ? 512 : 256;
+}
+
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 hostMachine(StringRef cpu, llvm::CodeGenOptLevel level) {
   llvm::InitializeNativeTarget();

@@ -30,6 +30,11 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 hostMachine(llvm::StringRef cpu,
             llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default);
 
+/// The width of `tm`'s CPU's vector registers, as kf-map-kernels-to-host's
+/// `vector-bits` takes it: 512 where the CPU has AVX-512 (its features or
+/// the model's), else 256.
+unsigned vectorBitsOf(const llvm::TargetMachine &tm);
+
 /// The CPU a target machine compiles for and every feature LLVM enables for
 /// it, implied ones included ("+sse2,+avx2,..."): what a library records,
 /// and the runtime checks where it is loaded (runtime/HostCpu.h).

@@ -264,6 +264,7 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
   variants[1].name = "fused";
   for (ProgramVariant &v : variants) {
     PipelineOptions pipeline = options.pipeline;
+    pipeline.hostVectorBits = vectorBitsOf(**tm);
     pipeline.fusion.enabled = v.name == "fused";
     for (bool host : {false, true}) {
       if (host && options.float64Reference && v.name == "fused")
@@ -300,6 +301,7 @@ LogicalResult buildSharedLibrary(ModuleOp module, const LibraryOptions &options)
       continue;
     }
     PipelineOptions pipeline = options.pipeline;
+    pipeline.hostVectorBits = vectorBitsOf(**tm);
     pipeline.fusion.enabled = isFused;
     pipeline.target = host ? Target::Host : Target::Gpu;
     std::string variant = (host ? "host_" : "gpu_") + v.name;

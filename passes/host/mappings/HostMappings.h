@@ -82,9 +82,10 @@ void mapGridReductionKernel(mlir::OpBuilder &b, mlir::StringAttr name,
                             mlir::FlatSymbolRefAttr ticket);
 
 /// A matmul kernel: cache-blocked, register-tiled vector code with the
-/// epilogue applied to the tile before it is stored.
+/// epilogue applied to the tile before it is stored; its register tile
+/// sized for vector registers of `vectorBits` (256 or 512).
 void mapMatmulKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+                     llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned vectorBits);
 
 } // namespace kfuse::host
 

@@ -7,13 +7,13 @@
 //   (bm x bn at most kBM x kNC, smaller where M x N would give the
 //   threads too few blocks: HostMatmulPanels.cpp);
 //   for k0 in K by kKC:                 (panels of K sized for the caches)
-//     pack B[k0 .., n0 ..] into Bp      (kNR-wide slivers, contiguous)
+//     pack B[k0 .., n0 ..] into Bp      (NR-wide slivers, contiguous)
 //     for each kMC rows of the block:
 //       pack A[rows, k0 ..] into Ap     (rows 17 cache lines apart)
-//       for each kNR-wide sliver of Bp: (kKC x kNR x 4 = 16 KiB: in L1)
+//       for each NR-wide sliver of Bp: (kKC x NR x 4 = 16 or 32 KiB: L1)
 //         for each kMR rows of Ap:      (from L2)
-//           kMR x kNR accumulators (12 vector<8xf32>, scf.for iter_args)
-//           += A[i, k] (broadcast) * Bp[k, 0..16] (2 loads): vector.fma
+//           kMR x NR accumulators (12 vectors, scf.for iter_args)
+//           += A[i, k] (broadcast) * Bp[k, 0..NR] (2 loads): vector.fma
 //           last panel: the epilogue on the accumulators, then the
 //           stores; else kept in a tile buffer Ct for the next panel.
 // A batched matmul (kf.matmul of rank > 2: a linalg.generic over loops
@@ -25,7 +25,7 @@
 // matmuls were 53% of a GPT-2 layer's time on the CPU).
 // Rows past M read row M-1 instead (their results are never stored), and
 // columns past N are zeros in Bp, so the micro-kernel has no edge case;
-// the stores are masked at N. Packing B makes its kNR-wide rows
+// the stores are masked at N. Packing B makes its NR-wide rows
 // contiguous vectors whatever B's layout (a transposed B, [n, k], is
 // packed element by element). A read transposed in place ([k, m]) is not
 // packed: its kMR elements of a step of k are neighbours already.
@@ -55,13 +55,17 @@ using namespace kfuse::host::matmul;
 
 namespace {
 
-// Register tile: 6 rows x 16 columns = 12 of AVX2's 16 ymm registers for
-// the accumulators, 2 for the B row, 1 for the broadcast A element.
+// Register tile: 6 rows x NR columns, 12 vector registers for the
+// accumulators, 2 for the B row, 1 for the broadcast A element: 6 x 16
+// f32 in AVX2's ymm (16 registers), 6 x 32 in AVX-512's zmm (32), twice
+// the products for each broadcast and load, and for each tile's epilogue
+// and stores (BERT's 512 x 64 x 64 Linears: 46.6 -> 39.7 us on one core of
+// a Zen 4, where MKL takes 46; docs/BENCHMARKS.md).
 constexpr int64_t kMR = 6;
-// Cache blocks: a Bp sliver (kKC x kNR f32 = 16 KiB) stays in L1 while
+// Cache blocks: a Bp sliver (kKC x NR f32 = 16 or 32 KiB) stays in L1 while
 // kMC rows of A (kMC x kKC x 4 = 72 KiB) and the packed panel Bp
 // (kKC x kNC x 4 = 128 KiB) stay in the 512 KiB L2.
-constexpr int64_t kKC = 256, kMC = 12 * kMR, kNC = 8 * kNR;
+constexpr int64_t kKC = 256, kMC = 12 * kMR, kNC = 128;
 // A block's rows: a packed panel of B serves 4 x kMC rows of A (B is
 // packed again by every block: at kMC rows a block, packing B took a
 // quarter of the time at 1024 x 1024). M = 256 is one block down, and
@@ -76,6 +80,10 @@ constexpr int64_t kMinBlockRows = 4 * kMR;
 struct Emit {
   OpBuilder &b;
   Location loc;
+  /// f32 lanes of a vector register (lanesOf): the register tile's rows
+  /// are 2 vectors, nr() columns, as are B's packed slivers.
+  int64_t lanes;
+  int64_t nr() const { return 2 * lanes; }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
@@ -127,8 +135,8 @@ struct Tile {
   Value a, b;
 };
 
-/// Bp[s, kk, 0 .. kNR] = B[k0 + kk, col + 0 .. kNR] for the `slivers`
-/// slivers of the block (col = n0 + s * kNR) and kk < kcLen, zero past N.
+/// Bp[s, kk, 0 .. NR] = B[k0 + kk, col + 0 .. NR] for the `slivers`
+/// slivers of the block (col = n0 + s * NR) and kk < kcLen, zero past N.
 void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers, Value k0,
            Value kcLen) {
   Value B = t.b;
@@ -136,21 +144,21 @@ void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers
     // B's rows are contiguous: row by row (a sliver at a time, B's rows
     // are 4 KiB apart for N = 1024: a TLB miss and no prefetch each), the
     // whole slivers as vector copies, the last one masked at N.
-    Value whole = arith::DivUIOp::create(x.b, x.loc, nLen, x.idx(kNR));
-    Value edge = x.mul(whole, x.idx(kNR));
+    Value whole = arith::DivUIOp::create(x.b, x.loc, nLen, x.idx(x.nr()));
+    Value edge = x.mul(whole, x.idx(x.nr()));
     Value masks[2];
     for (int h = 0; h < 2; ++h)
       masks[h] = vector::CreateMaskOp::create(
-          x.b, x.loc, VectorType::get({kLanes}, x.b.getI1Type()),
-          ValueRange{x.sub(nLen, x.add(edge, x.idx(h * kLanes)))});
+          x.b, x.loc, VectorType::get({x.lanes}, x.b.getI1Type()),
+          ValueRange{x.sub(nLen, x.add(edge, x.idx(h * x.lanes)))});
     x.loop(kcLen, [&](Value kk) {
       Value kIdx = x.add(k0, kk);
       auto copy = [&](Value s, Value *mask) {
-        Value col = x.add(n0, x.mul(s, x.idx(kNR)));
+        Value col = x.add(n0, x.mul(s, x.idx(x.nr())));
         for (int h = 0; h < 2; ++h) {
-          Value v = loadLanes(x.b, x.loc, B, {kIdx, x.add(col, x.idx(h * kLanes))},
-                              mask ? mask[h] : Value());
-          storeLanes(x.b, x.loc, x.f32(v), Bp, {s, kk, x.idx(h * kLanes)}, Value());
+          Value v = loadLanes(x.b, x.loc, B, {kIdx, x.add(col, x.idx(h * x.lanes))},
+                              mask ? mask[h] : Value(), x.lanes);
+          storeLanes(x.b, x.loc, x.f32(v), Bp, {s, kk, x.idx(h * x.lanes)}, Value());
         }
       };
       x.loop(whole, [&](Value s) { copy(s, nullptr); });
@@ -162,8 +170,8 @@ void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers
   if (t.k.transposed[1] && packsTransposedInRegisters(B)) {
     // B stored [n, k] with k contiguous: 8 x 8 squares through registers.
     x.loop(slivers, [&](Value s) {
-      packTransposedSliver(x.b, x.loc, B, Bp, s, x.add(n0, x.mul(s, x.idx(kNR))), last, k0,
-                           kcLen);
+      packTransposedSliver(x.b, x.loc, B, Bp, s, x.add(n0, x.mul(s, x.idx(x.nr()))), last, k0,
+                           kcLen, x.nr());
     });
     return;
   }
@@ -171,8 +179,8 @@ void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers
   // dim of a transposed B); columns past N repeat column N - 1, whose
   // results are never stored.
   x.loop(slivers, [&](Value s) {
-    Value col = x.add(n0, x.mul(s, x.idx(kNR)));
-    x.loop(x.idx(kNR), [&](Value c) {
+    Value col = x.add(n0, x.mul(s, x.idx(x.nr())));
+    x.loop(x.idx(x.nr()), [&](Value c) {
       Value n = x.min(x.add(col, c), last);
       x.loop(kcLen, [&](Value kk) {
         Value kIdx = x.add(k0, kk);
@@ -192,8 +200,8 @@ void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers
 /// the micro-kernel ran at a third of its speed); Ap's rows are kKC + 16
 /// floats apart (17 cache lines), each in its own set.
 void packA(Emit &x, const Tile &t, Value Ap, Value m0, Value mLen, Value k0, Value kcLen) {
-  auto type = VectorType::get({kLanes}, cast<MemRefType>(t.a.getType()).getElementType());
-  Value lanes = x.idx(kLanes);
+  auto type = VectorType::get({x.lanes}, cast<MemRefType>(t.a.getType()).getElementType());
+  Value lanes = x.idx(x.lanes);
   Value whole = x.mul(arith::DivUIOp::create(x.b, x.loc, kcLen, lanes), lanes);
   x.loop(mLen, [&](Value i) {
     Value row = x.add(m0, i);
@@ -214,25 +222,6 @@ void packA(Emit &x, const Tile &t, Value Ap, Value m0, Value mLen, Value k0, Val
   });
 }
 
-/// Whether A's rows (stored [m, k], contiguous) are read in place rather
-/// than packed: a static row stride of at most kInPlaceRowBytes. Its kMR
-/// rows then share an L1 set at most two at a time (rows 4 apart at 1 KiB),
-/// and packing would copy A once for each column block of C for nothing:
-/// on BERT's 512 x 64 x 64 Linears (one core) the copies took ~10% of the
-/// kernel, which MKL's 46 us beat our 51.5 by.
-bool rowsReadInPlace(MemRefType a) {
-  constexpr int64_t kInPlaceRowBytes = 1024;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  // A batched A (rank > 2): its matrices' rows are its next-to-last dim
-  // (matrixAt).
-  if (failed(a.getStridesAndOffset(strides, offset)) || strides.size() < 2)
-    return false;
-  int64_t rowStride = strides[strides.size() - 2];
-  return !ShapedType::isDynamic(rowStride) &&
-         rowStride * (a.getElementTypeBitWidth() / 8) <= kInPlaceRowBytes;
-}
-
 /// Where the micro-kernel reads A: packed (Ap[i, kk], i from the block's
 /// first row) or in place (A[m, k0 + kk], or A[k0 + kk, m] transposed).
 struct ASource {
@@ -246,25 +235,25 @@ struct ASource {
 /// `s`, from `init` over kk < kcLen: 2 per row, a vector.fma each.
 SmallVector<Value> microKernel(Emit &x, const ASource &a, Value Bp, Value s, Value row0,
                                Value kcLen, ValueRange init) {
-  auto f32x8 = VectorType::get({kLanes}, x.b.getF32Type());
+  auto f32xN = VectorType::get({x.lanes}, x.b.getF32Type());
   // Rows past M read the last row (in bounds; never stored).
   SmallVector<Value> rows;
   for (int64_t r = 0; r < kMR; ++r)
     rows.push_back(x.sub(x.min(x.add(row0, x.idx(r)), a.last), a.first));
-  Value lanes[2] = {x.idx(0), x.idx(kLanes)};
+  Value lanes[2] = {x.idx(0), x.idx(x.lanes)};
   auto loop = scf::ForOp::create(
       x.b, x.loc, x.idx(0), kcLen, x.idx(1), init,
       [&](OpBuilder &nb, Location l, Value kk, ValueRange acc) {
         Value kIdx = arith::AddIOp::create(nb, l, a.kOffset, kk);
         Value bv[2];
         for (int h = 0; h < 2; ++h)
-          bv[h] = vector::LoadOp::create(nb, l, f32x8, Bp, ValueRange{s, kk, lanes[h]});
+          bv[h] = vector::LoadOp::create(nb, l, f32xN, Bp, ValueRange{s, kk, lanes[h]});
         SmallVector<Value> next;
         for (int64_t r = 0; r < kMR; ++r) {
           SmallVector<Value> at = a.transposed ? SmallVector<Value>{kIdx, rows[r]}
                                                : SmallVector<Value>{rows[r], kIdx};
           Value av = memref::LoadOp::create(nb, l, a.buffer, at);
-          Value avv = vector::BroadcastOp::create(nb, l, f32x8, Emit{nb, l}.f32(av));
+          Value avv = vector::BroadcastOp::create(nb, l, f32xN, Emit{nb, l, x.lanes}.f32(av));
           for (int h = 0; h < 2; ++h)
             next.push_back(vector::FMAOp::create(nb, l, avv, bv[h], acc[2 * r + h]));
         }
@@ -274,7 +263,7 @@ SmallVector<Value> microKernel(Emit &x, const ASource &a, Value Bp, Value s, Val
 }
 
 /// The epilogue and stores of the accumulators `acc` of rows row0 ..
-/// row0 + kMR, columns col .. col + kNR: whole vectors when the columns are
+/// row0 + kMR, columns col .. col + NR: whole vectors when the columns are
 /// all inside N, masked ones otherwise; rows past M are skipped.
 void finishTile(Emit &x, const Tile &t, ValueRange acc, Value row0, Value col) {
   auto rowsAt = [&](bool edge) {
@@ -284,36 +273,47 @@ void finishTile(Emit &x, const Tile &t, ValueRange acc, Value row0, Value col) {
       return vector::CreateMaskOp::create(x.b, x.loc, VectorType::get({lanes}, x.b.getI1Type()),
                                           ValueRange{x.sub(t.N, from)});
     };
-    // A vector epilogue runs on a whole row of the tile: its two vectors as
-    // one of kNR lanes, which LLVM splits into registers op by op, so that
-    // the two chains of ops interleave.
+    // A vector epilogue runs on a whole row of the tile: with ymm registers
+    // its two vectors as one of 16 lanes, which LLVM splits into registers
+    // op by op, so that the two chains interleave (an erf GELU is a chain
+    // of ~70 dependent ops a vector: one vector at a time left the core
+    // waiting on latency, BERT's Linear + GELU 206 -> 156 us on one core);
+    // with zmm registers each vector in turn (one of 32 lanes took ViT's
+    // GELU epilogue 4% longer).
+    bool joined = x.nr() <= 16;
     Value rowMask, masks[2];
-    if (t.out.vectorEpilogue)
-      rowMask = maskOf(kNR, col);
-    else
-      for (int h = 0; h < 2; ++h)
-        masks[h] = maskOf(kLanes, x.add(col, x.idx(h * kLanes)));
+    if (joined)
+      rowMask = maskOf(x.nr(), col);
+    for (int h = 0; h < 2; ++h)
+      masks[h] = maskOf(x.lanes, x.add(col, x.idx(h * x.lanes)));
     for (int64_t r = 0; r < kMR; ++r) {
       Value row = x.add(row0, x.idx(r));
       x.branch(x.ult(row, t.M), [&] {
-        if (t.out.vectorEpilogue) {
-          Value segment = vector::ShuffleOp::create(x.b, x.loc, acc[2 * r], acc[2 * r + 1],
-                                                    llvm::to_vector(llvm::seq<int64_t>(0, kNR)));
+        if (t.out.vectorEpilogue && joined) {
+          Value segment =
+              vector::ShuffleOp::create(x.b, x.loc, acc[2 * r], acc[2 * r + 1],
+                                        llvm::to_vector(llvm::seq<int64_t>(0, x.nr())));
           finishVector(x.b, x.loc, t.out, t.batch, segment, row, col, rowMask);
+          return;
+        }
+        if (t.out.vectorEpilogue) {
+          for (int h = 0; h < 2; ++h)
+            finishVector(x.b, x.loc, t.out, t.batch, acc[2 * r + h], row,
+                         x.add(col, x.idx(h * x.lanes)), masks[h]);
           return;
         }
         for (int h = 0; h < 2; ++h) {
           SmallVector<Value> at(t.batch);
-          at.append({row, x.add(col, x.idx(h * kLanes))});
+          at.append({row, x.add(col, x.idx(h * x.lanes))});
           storeLanes(x.b, x.loc, acc[2 * r + h], t.out.c(), at, masks[h]);
         }
         // The epilogue element by element, on the row just stored (in L1).
-        Value cols = x.min(x.idx(kNR), x.sub(t.N, col));
+        Value cols = x.min(x.idx(x.nr()), x.sub(t.N, col));
         x.loop(cols, [&](Value j) { finishScalar(x.b, x.loc, t.out, t.batch, row, x.add(col, j)); });
       });
     }
   };
-  x.branch(x.ule(x.add(col, x.idx(kNR)), t.N), [&] { rowsAt(false); },
+  x.branch(x.ule(x.add(col, x.idx(x.nr())), t.N), [&] { rowsAt(false); },
            [&] { rowsAt(true); });
 }
 
@@ -332,9 +332,9 @@ void registerTile(Emit &x, const Tile &t, const Blocked &blk, const ASource &a, 
                   Value last, Value s, Value col, Value row0, Value ctRow, Value kcLen) {
   OpBuilder &b = x.b;
   Location loc = x.loc;
-  Value ctCol = x.mul(s, x.idx(kNR));
+  Value ctCol = x.mul(s, x.idx(x.nr()));
   auto ctAt = [&](int64_t i) -> SmallVector<Value> {
-    return {x.add(ctRow, x.idx(i / 2)), x.add(ctCol, x.idx((i % 2) * kLanes))};
+    return {x.add(ctRow, x.idx(i / 2)), x.add(ctCol, x.idx((i % 2) * x.lanes))};
   };
   SmallVector<Value> init(2 * kMR, blk.fill);
   if (blk.Ct) {
@@ -347,7 +347,7 @@ void registerTile(Emit &x, const Tile &t, const Blocked &blk, const ASource &a, 
     b.setInsertionPointToStart(&start.getElseRegion().front());
     SmallVector<Value> loaded;
     for (int64_t i = 0; i < 2 * kMR; ++i)
-      loaded.push_back(loadLanes(b, loc, blk.Ct, ctAt(i), Value()));
+      loaded.push_back(loadLanes(b, loc, blk.Ct, ctAt(i), Value(), x.lanes));
     scf::YieldOp::create(b, loc, loaded);
     init = SmallVector<Value>(start.getResults());
   }
@@ -367,39 +367,17 @@ MemRefType buffer(OpBuilder &b, ArrayRef<int64_t> shape) {
   return MemRefType::get(shape, b.getF32Type());
 }
 
-/// `operand` (A or B, indexed by `map`) at the block's batch indices: its
-/// last two dims as a rank-reduced memref.subview, so that the packing and
-/// the micro-kernel stay 2-D. A leading index 0 is a broadcast dim.
-Value matrixAt(Emit &x, Value operand, AffineMap map, ArrayRef<Value> batch) {
-  auto type = cast<MemRefType>(operand.getType());
-  int64_t rank = type.getRank();
-  if (rank == 2)
-    return operand;
-  SmallVector<OpFoldResult> offsets, sizes, strides(rank, x.b.getIndexAttr(1));
-  for (int64_t i = 0; i < rank; ++i) {
-    bool lead = i < rank - 2;
-    auto dim = dyn_cast<AffineDimExpr>(map.getResult(i));
-    offsets.push_back(lead && dim ? OpFoldResult(batch[dim.getPosition()])
-                                  : OpFoldResult(x.b.getIndexAttr(0)));
-    sizes.push_back(lead ? OpFoldResult(x.b.getIndexAttr(1))
-                         : memref::getMixedSize(x.b, x.loc, operand, i));
-  }
-  MemRefType view = memref::SubViewOp::inferRankReducedResultType(
-      type.getShape().take_back(2), type, offsets, sizes, strides);
-  return memref::SubViewOp::create(x.b, x.loc, view, operand, offsets, sizes, strides);
-}
-
 } // namespace
 
 void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
-                                  ArrayRef<linalg::LinalgOp> ops) {
+                                  ArrayRef<linalg::LinalgOp> ops, unsigned vectorBits) {
   Kernel k;
   if (failed(analyze(ops, k)))
     return kfuse::gpu::mapMatmulKernel(b, name, ops, launch::HostLaunchTarget(),
                                        kf::KernelVariant::Reference);
   OpBuilder::InsertionGuard guard(b);
   Location loc = ops.back()->getLoc();
-  Emit x{b, loc};
+  Emit x{b, loc, lanesOf(vectorBits)};
   SmallVector<Value> sizes; // (batch..., M, N, K)
   for (Range r : k.matmul.createLoopRanges(b, loc))
     sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
@@ -421,7 +399,7 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
     batches = b.createOrFold<arith::MulIOp>(loc, batches, s);
   Value gridZ = b.createOrFold<arith::MaxUIOp>(loc, batches, one);
   BlockShape shape = chooseBlockShape(b, loc, t.M, t.N, gridZ,
-                                      BlockLimits{kBM, kNC, kMR, kNR, kMinBlockRows});
+                                      BlockLimits{kBM, kNC, kMR, x.nr(), kMinBlockRows});
   auto launch = kfuse::gpu::buildKernelLaunch(
       b, loc, name.getValue(),
       kfuse::gpu::LaunchGeometry{shape.gridX, shape.gridY, gridZ, one, one, one});
@@ -446,7 +424,7 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
     return op;
   };
   Blocked blk;
-  blk.Bp = stackBuffer({kNC / kNR, kKC + 1, kNR});
+  blk.Bp = stackBuffer({kNC / x.nr(), kKC + 1, x.nr()});
   // A packed unless it is read transposed in place, or its rows are
   // short enough to be read in place (see packA).
   auto packsA = [](const Kernel &step) {
@@ -464,7 +442,7 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
   // ones are zero).
   linalg::FillOp firstFill = k.steps().front()->fill;
   auto fillValue = firstFill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
-  blk.fill = vector::BroadcastOp::create(b, loc, VectorType::get({kLanes}, b.getF32Type()),
+  blk.fill = vector::BroadcastOp::create(b, loc, VectorType::get({x.lanes}, b.getF32Type()),
                                          arith::ConstantOp::create(b, loc, fillValue.getValue()));
   // Only M = 0, N = 0 or no batch (one block of nothing) fails this.
   Value inside = arith::AndIOp::create(b, loc, x.ult(m0, t.M), x.ult(n0, t.N));
@@ -472,12 +450,12 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
   x.branch(inside, [&] {
     Value bmLen = x.min(shape.rows, x.sub(t.M, m0));
     Value nLen = x.min(shape.cols, x.sub(t.N, n0));
-    Value nSlivers = x.ceilDiv(nLen, x.idx(kNR));
+    Value nSlivers = x.ceilDiv(nLen, x.idx(x.nr()));
     SmallVector<const Kernel *> steps = k.steps();
     for (auto [si, step] : llvm::enumerate(steps)) {
       Tile st{*step, k, t.M, t.N, ks[si], t.batch, Value(), Value()};
-      st.a = matrixAt(x, step->a, step->maps[0], t.batch);
-      st.b = matrixAt(x, step->b, step->maps[1], t.batch);
+      st.a = matrixAt(x.b, x.loc, step->a, step->maps[0], t.batch);
+      st.b = matrixAt(x.b, x.loc, step->b, step->maps[1], t.batch);
       // At least one panel: K = 0 still writes the fill (and epilogue).
       Value panels =
           blk.Ct ? arith::MaxUIOp::create(b, loc, x.ceilDiv(st.K, x.idx(kKC)), one) : one;
@@ -501,7 +479,7 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
             a = ASource{blk.Ap, false, mb0, x.sub(x.add(mb0, mLen), one), x.idx(0)};
           }
           x.loop(nSlivers, [&](Value s) {
-            Value col = x.add(n0, x.mul(s, x.idx(kNR)));
+            Value col = x.add(n0, x.mul(s, x.idx(x.nr())));
             x.loop(x.ceilDiv(mLen, x.idx(kMR)), [&](Value ir) {
               Value r = x.mul(ir, x.idx(kMR));
               registerTile(x, st, blk, a, first, last, s, col, x.add(mb0, r), x.add(subRow, r),

@@ -1,11 +1,9 @@
 //===- HostMatmulEpilogue.cpp - a host matmul's parts and epilogue --------===//
 //
 // The epilogue of a host matmul kernel (bias, relu, residual, ...) runs on
-// the accumulator tile while it is in registers, a row segment of the
-// tile's 2 x kLanes columns at a time (two chains of ops interleaved: an
-// erf GELU is a chain of ~70 dependent ops a vector, so one vector at a
-// time left the core waiting on latency; BERT's Linear + GELU 187 -> 156
-// us on one core): each epilogue op's body is cloned with its scalar
+// the accumulator tile while it is in registers, a row of the tile at a
+// time (HostMatmul.cpp's finishTile says how its vectors are grouped):
+// each epilogue op's body is cloned with its scalar
 // types widened to vectors by the host's one vectorizer (VectorCloner.h). An operand indexed by (i, j) or (j) is a
 // vector load of the segment, one indexed by (i) alone (or nothing) a
 // scalar broadcast. Upstream's linalg vectorizer would vectorize the
@@ -31,7 +29,7 @@ namespace kfuse::host::matmul {
 namespace {
 
 /// How an epilogue operand is read for a row segment at (..., i, j ..
-/// j+kLanes), j the epilogue's last loop: a vector when its last index is j
+/// j+lanes), j the epilogue's last loop: a vector when its last index is j
 /// (and contiguous), a broadcast scalar when no index depends on j; none
 /// otherwise (j elsewhere: strided).
 enum class Read { Vector, Broadcast, None };
@@ -158,6 +156,8 @@ llvm::DenseMap<Value, Value> chainZeros(OpBuilder &b, Location loc, const Kernel
 }
 
 } // namespace
+
+int64_t lanesOf(unsigned vectorBits) { return vectorBits >= 512 ? 16 : 8; }
 
 void storeLanes(OpBuilder &b, Location loc, Value v, Value buffer, ValueRange idx, Value mask) {
   if (mask)

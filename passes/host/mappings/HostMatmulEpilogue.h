@@ -15,10 +15,12 @@
 
 namespace kfuse::host::matmul {
 
-/// f32 lanes of one AVX2 register (kVectorBits / 32).
-constexpr int64_t kLanes = 8;
-/// The columns of a register tile and of a packed sliver of B: 2 vectors.
-constexpr int64_t kNR = 2 * kLanes;
+/// The f32 lanes of the host CPU's vector registers, the register tile's
+/// unit: 8 (256 bits, AVX2's ymm: kVectorBits) or 16 (512 bits, AVX-512's
+/// zmm, where kf-map-kernels-to-host's `vector-bits` says the CPU has
+/// them: kfuse-compile sets it from the CPU it compiles for). A tile row
+/// and a packed sliver of B are 2 vectors: 16 or 32 columns.
+int64_t lanesOf(unsigned vectorBits);
 /// The blocks a matmul launch asks for at least, where its size allows:
 /// the host runtime spreads blocks over its threads, one block a thread at
 /// a time (4: two each for 2 threads; each more block packs operands again).
@@ -105,22 +107,33 @@ BlockShape chooseBlockShape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 /// Whether B, stored [n, k], can be packed through registers: 2-D, k
 /// contiguous, elements of at most 32 bits.
 bool packsTransposedInRegisters(mlir::Value B);
-/// Packs sliver `sliver` (columns col .. col + kNR of C, rows past lastRow
-/// of B read as lastRow) of Bp from B stored [n, k], for k0 .. k0 + kcLen:
-/// Bp[sliver, kk, c] = B[col + c, k0 + kk] as f32, 8 x 8 squares
+/// Packs sliver `sliver` (columns col .. col + width of C, rows past
+/// lastRow of B read as lastRow) of Bp from B stored [n, k], for k0 .. k0 +
+/// kcLen: Bp[sliver, kk, c] = B[col + c, k0 + kk] as f32, 8 x 8 squares
 /// transposed in registers.
 void packTransposedSliver(mlir::OpBuilder &b, mlir::Location loc, mlir::Value B,
                           mlir::Value Bp, mlir::Value sliver, mlir::Value col,
-                          mlir::Value lastRow, mlir::Value k0, mlir::Value kcLen);
+                          mlir::Value lastRow, mlir::Value k0, mlir::Value kcLen,
+                          int64_t width);
 
-/// Stores `v` (kLanes lanes) at `indices` of `buffer`, lanes of `mask`
-/// only when it is not null.
+/// Whether A's rows (stored [m, k], contiguous) are read in place by the
+/// micro-kernel rather than packed: a static row stride of at most 1 KiB.
+bool rowsReadInPlace(mlir::MemRefType a);
+
+/// `operand` (A or B, indexed by `map`) at the block's batch indices: its
+/// last two dims as a rank-reduced memref.subview (the operand itself when
+/// it is 2-D). A leading index 0 is a broadcast dim.
+mlir::Value matrixAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value operand,
+                     mlir::AffineMap map, llvm::ArrayRef<mlir::Value> batch);
+
+/// Stores `v` at `indices` of `buffer`, lanes of `mask` only when it is
+/// not null.
 void storeLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Value buffer,
                 mlir::ValueRange indices, mlir::Value mask);
 
 /// `lanes` elements of `buffer` at `indices`, zero in the lanes off `mask`.
 mlir::Value loadLanes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer,
-                      mlir::ValueRange indices, mlir::Value mask, int64_t lanes = kLanes);
+                      mlir::ValueRange indices, mlir::Value mask, int64_t lanes);
 
 } // namespace kfuse::host::matmul
 
