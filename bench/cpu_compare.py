@@ -47,6 +47,7 @@ ROWS = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1e4", "add_relu", {"N":
         ("add_relu 1e7", "add_relu", {"N": 10**7}), ("add_relu 1e8", "add_relu", {"N": 10**8}),
         ("softmax 1024x1024", "softmax", {"R": 1024, "C": 1024}),
         ("softmax 4096x4096", "softmax", {"R": 4096, "C": 4096}),
+        ("softmax 2048x64", "softmax", {"R": 2048, "C": 64}),
         ("layer_norm 1024x1024", "layer_norm", {"R": 1024, "C": 1024}),
         ("layer_norm 4096x4096", "layer_norm", {"R": 4096, "C": 4096}),
         ("rms_norm 4096x4096", "rms_norm", {"R": 4096, "C": 4096}),

@@ -65,12 +65,13 @@ def paired_rounds(fns, args, rounds, repeat, pause):
     threads are asleep when it starts (PyTorch's OpenMP threads spin on
     after an Inductor call: sharing the two cores with them, kfuse ran
     Mixer's next 20 calls at 0.93 ms a call instead of 0.53; 0.67-0.70
-    after a pause of 0.05 s, 0.53 after 0.5 s; kfuse's workers spin 0.1
-    ms). Returns name -> [median ms of each round]. This machine's speed
-    drifts by up to 2x over minutes (a shared host: its second core comes
-    and goes), which one median per framework, taken one after the other,
-    turned into ratios between 0.5 and 2; rounds a few hundred ms apart
-    see the same machine, so their ratios are steadier."""
+    after a pause of 0.05 s, 0.53 after 0.5 s; kfuse's workers spin 1 ms,
+    KFUSE_POOL_SPIN_US). Returns name -> [median ms of each round]. This
+    machine's speed drifts by up to 2x over minutes (a shared host: its
+    second core comes and goes), which one median per framework, taken
+    one after the other, turned into ratios between 0.5 and 2; rounds a
+    few hundred ms apart see the same machine, so their ratios are
+    steadier."""
     names = list(fns)
     out = {n: [] for n in names}
     for r in range(rounds):

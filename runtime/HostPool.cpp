@@ -15,11 +15,19 @@ double nanosSince(Clock::time_point start) {
 }
 
 /// How long a worker spins for the next job after one, and the caller for
-/// the workers to finish, before sleeping: long enough to span the gap
-/// between the launches of one call (a few µs of launch code) and between
-/// calls in a loop, short enough that an idle pool stops burning its cores
-/// almost at once (OpenMP runtimes spin for 0.2-200 ms).
-constexpr double kSpinNs = 100e3;
+/// the workers to finish, before sleeping, unless KFUSE_POOL_SPIN_US says
+/// otherwise: long enough to span the gap between the launches of one
+/// call and between the calls of a loop (a torch.compile call spends about
+/// 0.13 ms in Dynamo before its graph runs), short enough that an idle pool
+/// stops burning its cores soon (libgomp spins about 0.3 ms to a few ms,
+/// Intel's OpenMP 200 ms). At 0.1 ms the workers slept between every two
+/// calls of a compiled model, and each call woke them with a futex: on the
+/// 2-core VM kfuse was measured on, MLP-Mixer's 20-call rounds then took
+/// 0.75-1.74 ms a call on 2 threads, slower than on one (0.84-1.21), where
+/// they take 0.49-0.85 ms spinning 1 ms (bench/zoo_cpu.py's pauses between
+/// rounds; the scheduler, waking a sleeping worker, may place it beside
+/// its waker on one core).
+constexpr double kDefaultSpinNs = 1e6;
 
 /// Bounds of the costs of waking the workers: below, a measurement's noise;
 /// above, a start on a loaded machine (workers not scheduled for a while)
@@ -38,12 +46,12 @@ void cpuRelax() {
 #endif
 }
 
-/// Spins until ready() or kSpinNs have passed; returns ready(). After 256
+/// Spins until ready() or spinNs have passed; returns ready(). After 256
 /// pauses (a few µs) it yields the core at each turn: when the thread it waits for
 /// shares its core (more threads than cores: a loaded machine), spinning
 /// alone would hold that thread off for the whole spin (measured: every
 /// launch then took two spins, 200 µs, where it takes 1-20).
-template <typename Ready> bool spinUntil(Ready ready) {
+template <typename Ready> bool spinUntil(double spinNs, Ready ready) {
   for (int i = 0; i < 256; ++i) {
     if (ready())
       return true;
@@ -54,12 +62,13 @@ template <typename Ready> bool spinUntil(Ready ready) {
     std::this_thread::yield();
     if (ready())
       return true;
-  } while (nanosSince(start) < kSpinNs);
+  } while (nanosSince(start) < spinNs);
   return ready();
 }
 } // namespace
 
-HostPool::HostPool(unsigned threads) {
+HostPool::HostPool(unsigned threads, double spin)
+    : spinNs(spin < 0 ? kDefaultSpinNs : spin) {
   try {
     for (unsigned i = 1; i < std::max(threads, 1u); ++i)
       workers.emplace_back([this] { work(); });
@@ -89,7 +98,8 @@ void HostPool::stop() {
 /// (on the 2-core VM kfuse was measured on: ~22 µs asleep, a futex wake-up
 /// and an idle virtual CPU's start; 1-20 µs spinning, as other programs
 /// leave a core free or not): the round trip of an empty job, the median of
-/// three. Each process pays it once at the start (~0.5 ms). run() then
+/// three. Each process pays it once at the start (about 3 spins: 3.5 ms
+/// by default, as the workers must fall asleep before each round). run() then
 /// learns them from its launches.
 void HostPool::measureWakeCosts() {
   if (workers.empty())
@@ -97,9 +107,9 @@ void HostPool::measureWakeCosts() {
   std::function<void(int64_t)> nothing = [](int64_t) {};
   double coldNs[3], hotNs[3];
   for (int round = 0; round < 3; ++round) {
-    // The workers sleep once they have spun for kSpinNs.
+    // The workers sleep once they have spun for spinNs.
     Clock::time_point start = Clock::now();
-    while (sleeping.load() < workers.size() && nanosSince(start) < 20 * kSpinNs)
+    while (sleeping.load() < workers.size() && nanosSince(start) < 20 * spinNs + 1e6)
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     start = Clock::now();
     spread(0, size(), nothing);
@@ -148,7 +158,7 @@ void HostPool::work() {
            stopping.load(std::memory_order_relaxed);
   };
   for (;;) {
-    if (!spinUntil(ready)) {
+    if (!spinUntil(spinNs, ready)) {
       std::unique_lock<std::mutex> lock(mutex);
       // Counted under the lock before the predicate is read: a caller that
       // raises `generation` and reads 0 here finds the worker awake (it
@@ -186,7 +196,7 @@ int64_t HostPool::spread(int64_t first, int64_t n, const std::function<void(int6
   if (callerNs)
     *callerNs = nanosSince(start);
   auto finished = [&] { return pending.load(std::memory_order_acquire) == 0; };
-  if (!spinUntil(finished)) {
+  if (!spinUntil(spinNs, finished)) {
     std::unique_lock<std::mutex> lock(mutex);
     done.wait(lock, finished);
   }

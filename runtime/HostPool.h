@@ -6,9 +6,9 @@
 // scheduler's latency: tens of µs on a VM), so each launch first decides
 // whether they pay, from the time its blocks take as measured on the
 // calling thread: a launch whose blocks would gain less from the workers
-// than waking them costs runs inline. Workers spin briefly (bounded) after
-// a launch before they sleep, so that back-to-back launches of one call
-// find them awake. A block's work never depends on the thread that runs
+// than waking them costs runs inline. Workers spin a while (1 ms, bounded)
+// after a launch before they sleep, so that back-to-back launches of one
+// call, and the calls of a loop, find them awake. A block's work never depends on the thread that runs
 // it: results are the same whichever way a launch runs.
 //
 //===----------------------------------------------------------------------===//
@@ -34,8 +34,10 @@ public:
     double ns = -1;
   };
 
-  /// Throws std::system_error when a thread cannot be started.
-  explicit HostPool(unsigned threads);
+  /// Throws std::system_error when a thread cannot be started. Workers
+  /// spin `spinNs` after a job before they sleep (negative: the default,
+  /// 1 ms; HostPool.cpp says why).
+  explicit HostPool(unsigned threads, double spinNs = -1);
   ~HostPool();
   /// Runs body(i) for i in [0, count). With `time` (the kernel's), the
   /// decision to wake the workers uses its last measured block time;
@@ -73,6 +75,7 @@ private:
                  double *callerNs = nullptr);
   void measureWakeCosts();
 
+  const double spinNs;
   std::vector<std::thread> workers;
   std::mutex mutex;
   std::condition_variable wake, done;

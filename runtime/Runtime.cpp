@@ -115,8 +115,21 @@ bool Runtime::init(const std::string &device, std::string &why) {
       threads = unsigned(std::atoi(env));
     }
     threads = threads ? threads : 1;
+    // How long idle workers spin before they sleep (HostPool.cpp says why
+    // 1 ms by default): less where other programs want the cores.
+    double spinNs = -1;
+    if (const char *env = std::getenv("KFUSE_POOL_SPIN_US")) {
+      std::string text = env;
+      if (text.empty() || text.size() > 7 ||
+          text.find_first_not_of("0123456789") != std::string::npos ||
+          std::atol(env) > 1000000) {
+        why = "KFUSE_POOL_SPIN_US must be an integer from 0 to 1000000, got '" + text + "'";
+        return false;
+      }
+      spinNs = double(std::atol(env)) * 1e3;
+    }
     try {
-      pool = std::make_unique<HostPool>(threads);
+      pool = std::make_unique<HostPool>(threads, spinNs);
     } catch (const std::system_error &e) {
       why = "cannot start " + std::to_string(threads) + " threads for the CPU: " + e.what();
       return false;

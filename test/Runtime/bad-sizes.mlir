@@ -61,7 +61,8 @@
 // RUN:   | FileCheck %s --check-prefix=TRACETWICE
 // TRACETWICE: kfuse-run: error: --trace is given twice ({{.*}}a.json and {{.*}}b.json)
 //
-// What threw: an input that is a directory, a bad KFUSE_NUM_THREADS.
+// What threw: an input that is a directory, a bad KFUSE_NUM_THREADS or
+// KFUSE_POOL_SPIN_US.
 // RUN: not kfuse-run %t/rows.so --input arg0=%t 2>&1 | FileCheck %s --check-prefix=ISDIR
 // ISDIR: kfuse-run: error: cannot read {{.*}}: Is a directory
 // RUN: not env KFUSE_NUM_THREADS=-1 kfuse-run %t/rows.so --dim d0=2 --dim d1=3 2>&1 \
@@ -70,6 +71,13 @@
 // RUN: not env KFUSE_NUM_THREADS=many kfuse-run %t/rows.so --dim d0=2 --dim d1=3 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=THREADS2
 // THREADS2: kfuse-run: error: cannot use the device: KFUSE_NUM_THREADS must be an integer from 1 to 4096, got 'many'
+// A spin past a second, or not a number of microseconds, is refused.
+// RUN: not env KFUSE_POOL_SPIN_US=2000000 kfuse-run %t/rows.so --dim d0=2 --dim d1=3 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SPIN
+// SPIN: kfuse-run: error: cannot use the device: KFUSE_POOL_SPIN_US must be an integer from 0 to 1000000, got '2000000'
+// RUN: not env KFUSE_POOL_SPIN_US=1ms kfuse-run %t/rows.so --dim d0=2 --dim d1=3 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SPIN2
+// SPIN2: kfuse-run: error: cannot use the device: KFUSE_POOL_SPIN_US must be an integer from 0 to 1000000, got '1ms'
 // RUN: env KFUSE_NUM_THREADS=3 kfuse-run %t/rows.so --dim d0=2 --dim d1=3 --repeat=1 | FileCheck %s --check-prefix=THREE
 // THREE: device: cpu: 3 threads
 //

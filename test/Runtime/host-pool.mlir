@@ -20,6 +20,11 @@
 // RUN:     --input arg0=%t/x.npy --output result0=%t/sm$t.npy > /dev/null || exit 1; done
 // RUN: cmp %t/ar1.npy %t/ar2.npy && cmp %t/ar1.npy %t/ar3.npy
 // RUN: cmp %t/sm1.npy %t/sm2.npy && cmp %t/sm1.npy %t/sm3.npy
+// Workers that never spin (KFUSE_POOL_SPIN_US=0: they sleep after each
+// job, the caller waits on a condition variable) compute the same bits.
+// RUN: env KFUSE_NUM_THREADS=2 KFUSE_POOL_SPIN_US=0 kfuse-run %t/p.so --entry=softmax --device=cpu \
+// RUN:   --warmup=0 --repeat=20 --input arg0=%t/x.npy --output result0=%t/sm0.npy > /dev/null
+// RUN: cmp %t/sm1.npy %t/sm0.npy
 // RUN: %python -c "import numpy as np; a, b, x = (np.load('%t/' + n + '.npy') for n in 'abx'); \
 // RUN:   ar, sm = np.load('%t/ar2.npy'), np.load('%t/sm2.npy'); \
 // RUN:   e = np.exp(x - x.max(1, keepdims=True)); \
@@ -41,8 +46,8 @@
 // LARGE: kfuse runtime: host pool: 2 threads, 0 launches on the calling thread, 1 spread
 //
 // Idle workers sleep: once the pool is started (which runs jobs to time
-// the wake-up), they spin at most 0.1 ms, then use no CPU (the process's
-// CPU time over 0.3 s asleep).
+// the wake-up), they spin at most 1 ms (KFUSE_POOL_SPIN_US, default
+// 1000), then use no CPU (the process's CPU time over 0.3 s asleep).
 // RUN: env KFUSE_NUM_THREADS=2 %python -c "import ctypes, os, time; \
 // RUN:   rt = ctypes.CDLL('%kfuse_obj/lib/libkfuse_runtime.so'); why = ctypes.create_string_buffer(256); \
 // RUN:   assert rt.kfuse_rt_init(b'cpu', why, 256) == 0, why.value; time.sleep(0.05); \

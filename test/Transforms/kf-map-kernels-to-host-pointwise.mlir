@@ -108,6 +108,43 @@ func.func @gelu(%x: memref<?xf32>, %y: memref<?xf32>) {
 
 // -----
 
+// A block does about as much work as a cheap kernel's 16384 elements: a
+// body of 31 (16 reads and 15 adds, a 16-wide window sum) gets
+// 16384 * 16 / 31 = 8456 elements, 8448 in whole 64s (ConvNeXt's 7 x 7
+// depthwise convolution was one block of 16K elements, 106 us that a
+// second core could not share).
+// CHECK-LABEL: func.func @window_sum
+// CHECK: %[[CHUNK:.*]] = arith.constant 8448 : index
+// CHECK: arith.divui %[[CHUNK]]
+// CHECK: gpu.launch
+// CHECK: vector.load %{{.*}} : memref<?x24xf32>, vector<8xf32>
+func.func @window_sum(%x: memref<?x24xf32>, %y: memref<?x8xf32>) {
+  kf.kernel "pointwise_add_0" kind pointwise mapping flat {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1 + 1)>, affine_map<(d0, d1) -> (d0, d1 + 2)>, affine_map<(d0, d1) -> (d0, d1 + 3)>, affine_map<(d0, d1) -> (d0, d1 + 4)>, affine_map<(d0, d1) -> (d0, d1 + 5)>, affine_map<(d0, d1) -> (d0, d1 + 6)>, affine_map<(d0, d1) -> (d0, d1 + 7)>, affine_map<(d0, d1) -> (d0, d1 + 8)>, affine_map<(d0, d1) -> (d0, d1 + 9)>, affine_map<(d0, d1) -> (d0, d1 + 10)>, affine_map<(d0, d1) -> (d0, d1 + 11)>, affine_map<(d0, d1) -> (d0, d1 + 12)>, affine_map<(d0, d1) -> (d0, d1 + 13)>, affine_map<(d0, d1) -> (d0, d1 + 14)>, affine_map<(d0, d1) -> (d0, d1 + 15)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x : memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>, memref<?x24xf32>) outs(%y : memref<?x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %a2: f32, %a3: f32, %a4: f32, %a5: f32, %a6: f32, %a7: f32, %a8: f32, %a9: f32, %a10: f32, %a11: f32, %a12: f32, %a13: f32, %a14: f32, %a15: f32, %o: f32):
+      %s1 = arith.addf %a0, %a1 : f32
+      %s2 = arith.addf %s1, %a2 : f32
+      %s3 = arith.addf %s2, %a3 : f32
+      %s4 = arith.addf %s3, %a4 : f32
+      %s5 = arith.addf %s4, %a5 : f32
+      %s6 = arith.addf %s5, %a6 : f32
+      %s7 = arith.addf %s6, %a7 : f32
+      %s8 = arith.addf %s7, %a8 : f32
+      %s9 = arith.addf %s8, %a9 : f32
+      %s10 = arith.addf %s9, %a10 : f32
+      %s11 = arith.addf %s10, %a11 : f32
+      %s12 = arith.addf %s11, %a12 : f32
+      %s13 = arith.addf %s12, %a13 : f32
+      %s14 = arith.addf %s13, %a14 : f32
+      %s15 = arith.addf %s14, %a15 : f32
+      linalg.yield %s15 : f32
+    }
+  }
+  return
+}
+
+// -----
+
 // A broadcast runs as rows of vectors: blocks of whole rows (and pieces
 // of rows longer than a block), the bias over the last dim read as a
 // vector, the value of each row (read at (d0)) a scalar, broadcast where

@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -41,6 +42,38 @@ namespace {
 /// streams them, and a launch of 1e6 elements has 62 blocks to balance
 /// over the cores.
 constexpr int64_t kChunkElements = 16384;
+
+/// Elements a block of a kernel whose body does more than a few ops an
+/// element: kChunkElements scaled down by its work (elementWork) over
+/// kCheapWork, so that a block takes about as long as a cheap kernel's
+/// (a few µs), at least kMinChunkElements, a multiple of kChunkAlign (the
+/// flat loop's vectors start at the block's start). ConvNeXt's 7 x 7
+/// depthwise convolution (49 windows: about 200 ops an element) was one
+/// block of 16K elements, 106 µs that a second core could not share;
+/// scaled, 1,310 elements, 13 blocks.
+constexpr int64_t kCheapWork = 16, kMinChunkElements = 512, kChunkAlign = 64;
+
+/// What a kernel does for one element: every op of its bodies and every
+/// input it reads (a load each), a math function (erf, exp, tanh: a
+/// polynomial of a dozen ops or more once approximated) as kMathWork.
+int64_t elementWork(ArrayRef<linalg::GenericOp> ops) {
+  constexpr int64_t kMathWork = 8;
+  int64_t work = 0;
+  for (linalg::GenericOp op : ops) {
+    work += op.getNumDpsInputs();
+    for (Operation &inner : op.getBody()->without_terminator())
+      work += isa<math::MathDialect>(inner.getDialect()) ? kMathWork : 1;
+  }
+  return work;
+}
+
+int64_t chunkElementsFor(ArrayRef<linalg::GenericOp> ops) {
+  int64_t work = elementWork(ops);
+  if (work <= kCheapWork)
+    return kChunkElements;
+  int64_t chunk = kChunkElements * kCheapWork / work;
+  return std::max(kMinChunkElements, chunk / kChunkAlign * kChunkAlign);
+}
 
 /// The loop a kernel runs as rows of vectors along, if any: every op over
 /// the same loops, each map reading along that loop as its last result
@@ -113,7 +146,7 @@ void mapRowwiseKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::GenericOp>
                       PointwiseBody &scalarBody) {
   Location loc = ops.front()->getLoc();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value chunk = arith::ConstantIndexOp::create(b, loc, kChunkElements);
+  Value chunk = arith::ConstantIndexOp::create(b, loc, chunkElementsFor(ops));
   SmallVector<Value> outer(sizes);
   outer.erase(outer.begin() + v);
   Value rows = kfuse::gpu::product(b, loc, outer), cols = sizes[v];
@@ -179,7 +212,7 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   }
   Value n = kfuse::gpu::product(b, loc, opSizes.back());
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value chunk = arith::ConstantIndexOp::create(b, loc, kChunkElements);
+  Value chunk = arith::ConstantIndexOp::create(b, loc, chunkElementsFor(ops));
   Value grid = arith::MaxUIOp::create(b, loc, arith::CeilDivUIOp::create(b, loc, n, chunk), one);
   llvm::DenseMap<Value, Value> flat;
   if (vectors)

@@ -39,8 +39,12 @@ constexpr int64_t kBlock = 8;
 /// large). A patch embedding's transpose ([16, 16, 4, 2, 4, 2] to [16, 4,
 /// 4, 16, 2, 2], ConvNeXt's downsampling) has 2 x 2 tiles: a block a tile
 /// took 95 us for 16K elements on one core, dividing its index into six
-/// for every four elements.
-constexpr int64_t kBlockElements = 16384;
+/// for every four elements. A quarter of a flat kernel's block: these
+/// run element by element, about 0.5 ns each on one core (vectors are a
+/// few times faster), so that 16K elements are four blocks for the pool
+/// to share (ConvNeXt's NHWC to NCHW copies, 8-14 us as one block, ran
+/// the same on 2 threads as on 1).
+constexpr int64_t kBlockElements = 4096;
 
 /// How many of the loops before the tile's (`outer`) stay in the grid:
 /// the others, the innermost whose static sizes times the tile's
