@@ -137,6 +137,22 @@ std::optional<unsigned> rowwiseLoop(ArrayRef<linalg::GenericOp> ops) {
   return std::nullopt;
 }
 
+/// Whether a transpose moves whole rows: every operand read or written
+/// along the last loop as its last dim (rowwiseLoop chose it), rows of at
+/// least kMinMovedRow elements (or not known). Such a permutation (a head
+/// split, [B, T, H, D] to [B, H, T, D]) is a row copy: vectors along each
+/// row, where the 32 x 32 tiles of mapTransposeKernel are not full (17 or
+/// 16 rows) and ran element by element: ViT-Tiny's q/k/v split ([16, 17,
+/// 3, 3, 64] to [3, 16, 3, 17, 64]) 62 us on one core. Shorter rows (a
+/// patch embedding's 2 x 2 positions) keep the tiles' in-block loops.
+bool movesRows(ArrayRef<linalg::GenericOp> ops, unsigned v) {
+  constexpr int64_t kMinMovedRow = 16;
+  SmallVector<int64_t> ranges = linalg::GenericOp(ops.front()).getStaticLoopRanges();
+  if (v + 1 != ranges.size())
+    return false;
+  return ShapedType::isDynamic(ranges[v]) || ranges[v] >= kMinMovedRow;
+}
+
 /// A kernel of rows along loop `v` (rowwiseLoop): a block is a range of
 /// rows (the other loops, in order) and a range of columns of about
 /// kChunkElements, each row whole vectors, then a scalar tail; the loop
@@ -199,13 +215,14 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   unsigned lanes = kfuse::host::lanesFor(ops);
 
   std::vector<SmallVector<Value>> opSizes = kfuse::gpu::parallelSizes(b, loc, ops);
-  if (!vectors && kfuse::host::isTranspose(ops)) {
+  std::optional<unsigned> v = vectors ? std::nullopt : rowwiseLoop(ops);
+  bool rowwise = v && VectorBody::supports(ops, /*withIndex=*/true);
+  if (!vectors && kfuse::host::isTranspose(ops) && !(rowwise && movesRows(ops, *v))) {
     PointwiseBody body(ops, opSizes);
     kfuse::host::mapTransposeKernel(b, name, ops, opSizes.back(), lanes, body);
     return success();
   }
-  if (std::optional<unsigned> v = vectors ? std::nullopt : rowwiseLoop(ops);
-      v && VectorBody::supports(ops, /*withIndex=*/true)) {
+  if (rowwise) {
     PointwiseBody body(ops, opSizes);
     mapRowwiseKernel(b, name, ops, opSizes.back(), *v, lanes, body);
     return success();
