@@ -108,13 +108,15 @@ std::optional<unsigned> rowwiseLoop(ArrayRef<linalg::GenericOp> ops) {
         return std::nullopt;
     }
   // Whether the operand is read along loop v as its last dim (or not at all);
-  // an input may be read k elements a lane (a strided pool's window).
+  // an input may be read k elements a lane (a strided pool's window) or
+  // within a period (a cat's input: (d + a) mod m + c).
   auto alongLast = [](linalg::GenericOp op, OpOperand &operand, unsigned v) {
     ArrayRef<AffineExpr> results = op.getMatchingIndexingMap(&operand).getResults();
     if (llvm::none_of(results, [&](AffineExpr e) { return e.isFunctionOfDim(v); }))
       return std::optional<bool>(false);
     AffineExpr along = getAffineDimExpr(v, op.getContext());
-    bool strided = op.isDpsInput(&operand) && kfuse::host::strideOf(results.back(), along);
+    bool strided = op.isDpsInput(&operand) && (kfuse::host::strideOf(results.back(), along) ||
+                                                kfuse::host::periodOf(results.back(), along));
     if ((!kfuse::host::isShiftOf(results.back(), along) && !strided) ||
         llvm::any_of(results.drop_back(), [&](AffineExpr e) { return e.isFunctionOfDim(v); }))
       return std::optional<bool>();
@@ -217,6 +219,14 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   std::vector<SmallVector<Value>> opSizes = kfuse::gpu::parallelSizes(b, loc, ops);
   std::optional<unsigned> v = vectors ? std::nullopt : rowwiseLoop(ops);
   bool rowwise = v && VectorBody::supports(ops, /*withIndex=*/true);
+  unsigned rowLanes = lanes;
+  if (rowwise) {
+    // A cat along the row (a rotary embedding's halves) is read in vectors
+    // that stay inside its inputs' periods; at least 2 lanes, or the flat
+    // loop.
+    rowLanes = kfuse::host::lanesWithinPeriods(ops, *v, lanes);
+    rowwise = rowLanes >= 2;
+  }
   if (!vectors && kfuse::host::isTranspose(ops) && !(rowwise && movesRows(ops, *v))) {
     PointwiseBody body(ops, opSizes);
     kfuse::host::mapTransposeKernel(b, name, ops, opSizes.back(), lanes, body);
@@ -224,7 +234,7 @@ LogicalResult kfuse::host::mapPointwiseKernel(OpBuilder &b, StringAttr name,
   }
   if (rowwise) {
     PointwiseBody body(ops, opSizes);
-    mapRowwiseKernel(b, name, ops, opSizes.back(), *v, lanes, body);
+    mapRowwiseKernel(b, name, ops, opSizes.back(), *v, rowLanes, body);
     return success();
   }
   Value n = kfuse::gpu::product(b, loc, opSizes.back());

@@ -9,6 +9,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <numeric>
+
 using namespace mlir;
 using kfuse::host::VectorBody;
 
@@ -84,6 +86,46 @@ int64_t kfuse::host::strideOf(AffineExpr e, AffineExpr last) {
   return 0;
 }
 
+/// The constant of `e` = x + c (or c + x) and x, else 0 and e.
+static std::pair<AffineExpr, int64_t> splitConstant(AffineExpr e) {
+  if (auto sum = dyn_cast<AffineBinaryOpExpr>(e); sum && sum.getKind() == AffineExprKind::Add) {
+    if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS()))
+      return {sum.getLHS(), c.getValue()};
+    if (auto c = dyn_cast<AffineConstantExpr>(sum.getLHS()))
+      return {sum.getRHS(), c.getValue()};
+  }
+  return {e, 0};
+}
+
+/// The period m and shift a of `e` = (last + a) mod m + c, or {0, 0}.
+static std::pair<int64_t, int64_t> periodAndShift(AffineExpr e, AffineExpr last) {
+  auto mod = dyn_cast<AffineBinaryOpExpr>(splitConstant(e).first);
+  auto m = mod && mod.getKind() == AffineExprKind::Mod
+               ? dyn_cast<AffineConstantExpr>(mod.getRHS())
+               : AffineConstantExpr();
+  if (!m || m.getValue() < 1 || !kfuse::host::isShiftOf(mod.getLHS(), last))
+    return {0, 0};
+  return {m.getValue(), splitConstant(mod.getLHS()).second};
+}
+
+int64_t kfuse::host::periodOf(AffineExpr e, AffineExpr last) {
+  return periodAndShift(e, last).first;
+}
+
+unsigned kfuse::host::lanesWithinPeriods(ArrayRef<linalg::GenericOp> ops, unsigned v,
+                                         unsigned lanes) {
+  for (linalg::GenericOp op : ops)
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.getNumResults() == 0)
+        continue;
+      auto [m, a] = periodAndShift(map.getResults().back(), getAffineDimExpr(v, op.getContext()));
+      if (m)
+        lanes = std::gcd(std::gcd(int64_t(lanes), m), a % m);
+    }
+  return lanes;
+}
+
 bool VectorBody::supports(ArrayRef<linalg::GenericOp> ops, bool withIndex) {
   // Whole vectors only: the scalar loop runs the tail.
   return llvm::all_of(ops, [&](linalg::GenericOp op) {
@@ -144,7 +186,9 @@ Value VectorBody::load(OpBuilder &b, Location loc, linalg::GenericOp op, OpOpera
   AffineMap map = op.getMatchingIndexingMap(&operand);
   SmallVector<Value> at = kfuse::gpu::indices(b, loc, map, ivs);
   AffineExpr along = b.getAffineDimExpr(vectorLoopOf(ivs));
-  if (map.getNumResults() && isShiftOf(map.getResults().back(), along))
+  // A period's lanes (lanesWithinPeriods) are consecutive elements too.
+  if (map.getNumResults() && (isShiftOf(map.getResults().back(), along) ||
+                              periodOf(map.getResults().back(), along)))
     return vector::LoadOp::create(b, loc, vectorOf(element), operand.get(), at);
   if (int64_t k = map.getNumResults() ? strideOf(map.getResults().back(), along) : 0) {
     auto indexType = VectorType::get({int64_t(lanes)}, b.getIndexType());

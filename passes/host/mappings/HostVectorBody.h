@@ -95,6 +95,20 @@ bool isShiftOf(mlir::AffineExpr e, mlir::AffineExpr last);
 /// a load of k x lanes and a shuffle would read past the row's last).
 int64_t strideOf(mlir::AffineExpr e, mlir::AffineExpr last);
 
+/// The period m where `e` is (last + a) mod m + c (a and c constants, either
+/// absent), else 0: an input of a kf.cat along the row (rotate_half of a
+/// rotary embedding: cat(-x[..., 8:], x[..., :8]) reads x at d mod 8 + 8
+/// and d mod 8). Its lanes read consecutive elements while last + a does
+/// not cross a multiple of m: lanesWithinPeriods says how many.
+int64_t periodOf(mlir::AffineExpr e, mlir::AffineExpr last);
+
+/// `lanes` reduced so that no vector along loop `v` crosses a period of an
+/// input read as periodOf says, when vectors start at multiples of the
+/// lanes: the greatest common divisor of the lanes, each period and each
+/// period's shift a.
+unsigned lanesWithinPeriods(llvm::ArrayRef<mlir::linalg::GenericOp> ops, unsigned v,
+                            unsigned lanes);
+
 /// Whether the kernel reads or writes an operand transposed (every op over
 /// the same loops, rank >= 2, maps that are projected permutations, one a
 /// permutation other than the identity).
