@@ -15,6 +15,10 @@
 // RUN:   -- --entry=head_split --device=cpu --repeat=1 | FileCheck %s --check-prefix=NUM
 // RUN: %run-check %s --input "arg0=f32[4x5x3x20]" --expect "np.transpose(arg0, (0, 2, 1, 3))" \
 // RUN:   -- --entry=rows_with_tail --device=cpu --repeat=1 | FileCheck %s --check-prefix=NUM
+// RUN: %run-check %s --input "arg0=f32[2x64x4x16]" --expect "np.transpose(arg0, (0, 2, 3, 1))" \
+// RUN:   -- --entry=key_transpose --device=cpu --repeat=1 | FileCheck %s --check-prefix=NUM
+// RUN: %run-check %s --input "arg0=f32[2x40x3x12]" --expect "np.transpose(arg0, (0, 2, 3, 1))" \
+// RUN:   -- --entry=key_transpose_12 --device=cpu --repeat=1 | FileCheck %s --check-prefix=NUM
 // NUM: run_check: result0 float32[{{.*}}] matches numpy
 
 // The last three outer loops in a block (4 x 4 x 16 tiles of 4: 1,024
@@ -75,4 +79,35 @@ func.func @head_split(%x: tensor<16x17x3x3x64xf32>) -> tensor<3x16x3x17x64xf32> 
 func.func @rows_with_tail(%x: tensor<4x5x3x20xf32>) -> tensor<4x3x5x20xf32> {
   %t = kf.transpose %x [0, 2, 1, 3] : tensor<4x5x3x20xf32>
   return %t : tensor<4x3x5x20xf32>
+}
+
+// Attention's k^T ([B, T, H, D] to [B, H, D, T], BERT's and T5's: D = 16):
+// the input's last dim runs along the tile's rows and T is another of its
+// dims, so 8 x 8 blocks go through registers (HostTranspose.cpp's
+// readsAcross), the tile 16 x 32 (tileSide: a head's 16 dims are one
+// side). Before, only a swap of the last two dims did, in 32 x 32 tiles
+// that 16 rows never fill: element by element, 11 us a call in BERT.
+// CHECK-LABEL: func.func @key_transpose
+// CHECK: gpu.launch
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c8
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c32{{.*}} step %c8
+// CHECK: vector.load %{{.*}} : memref<2x64x4x16xf32>, vector<8xf32>
+// CHECK: vector.transpose
+// CHECK: vector.store %{{.*}} : memref<2x4x16x64xf32>, vector<8xf32>
+// CHECK: gpu.terminator
+func.func @key_transpose(%x: tensor<2x64x4x16xf32>) -> tensor<2x4x16x64xf32> {
+  %t = kf.transpose %x [0, 2, 3, 1] : tensor<2x64x4x16xf32>
+  return %t : tensor<2x4x16x64xf32>
+}
+
+// Not through registers: 12 dims are no whole number of blocks of 8, so
+// the tile's side stays 32 and its 12 rows run element by element.
+// CHECK-LABEL: func.func @key_transpose_12
+// CHECK: gpu.launch
+// CHECK-NOT: vector.transpose
+// CHECK: memref.load %{{.*}} : memref<2x40x3x12xf32>
+// CHECK: gpu.terminator
+func.func @key_transpose_12(%x: tensor<2x40x3x12xf32>) -> tensor<2x3x12x40xf32> {
+  %t = kf.transpose %x [0, 2, 3, 1] : tensor<2x40x3x12xf32>
+  return %t : tensor<2x3x12x40xf32>
 }

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using kfuse::gpu::isSwappedLastTwo;
 using kfuse::gpu::PointwiseBody;
 
 namespace {
@@ -45,6 +44,25 @@ constexpr int64_t kBlock = 8;
 /// to share (ConvNeXt's NHWC to NCHW copies, 8-14 us as one block, ran
 /// the same on 2 threads as on 1).
 constexpr int64_t kBlockElements = 4096;
+
+/// Whether an input map reads across the tile: a permutation whose last
+/// result is the row loop (the second last), so that the input's last
+/// dim runs along the tile's rows and the column loop is another of its
+/// dims. Swapping the last two loops is one ([B, C, K] read as [B, K, C]);
+/// BERT's k^T ([8, 64, 4, 16] to [8, 4, 16, 64], loops (b, h, d, t)
+/// reading (b, t, h, d)) is another.
+bool readsAcross(AffineMap map) {
+  unsigned rank = map.getNumDims();
+  return rank >= 2 && map.getNumResults() == rank && map.isPermutation() &&
+         map.getResult(rank - 1) == getAffineDimExpr(rank - 2, map.getContext());
+}
+
+/// The side of a tile along a loop of static `size`: kTransposeTile, or
+/// the whole loop where it is shorter and a whole number of blocks (a
+/// head's 16 dims), so that its tiles are full and go through registers.
+int64_t tileSide(std::optional<int64_t> size) {
+  return size && *size < kTransposeTile && *size % kBlock == 0 ? *size : kTransposeTile;
+}
 
 /// How many of the loops before the tile's (`outer`) stay in the grid:
 /// the others, the innermost whose static sizes times the tile's
@@ -75,7 +93,7 @@ bool hasVectorTiles(ArrayRef<linalg::GenericOp> ops, unsigned lanes) {
       auto type = cast<MemRefType>(operand.get().getType());
       if (!type.getLayout().isIdentity() || type.getElementTypeBitWidth() != 32)
         return false;
-      if (!op.isDpsInit(&operand) && isSwappedLastTwo(map))
+      if (!op.isDpsInit(&operand) && readsAcross(map))
         continue;
       ArrayRef<AffineExpr> results = map.getResults();
       bool reads = llvm::is_contained(results, last);
@@ -86,15 +104,16 @@ bool hasVectorTiles(ArrayRef<linalg::GenericOp> ops, unsigned lanes) {
   return true;
 }
 
-/// The 8 x 8 block at (r, c) of the kernel: each swapped operand's 8 rows
-/// (along its last dim, the output's r) loaded and transposed, then 8 rows
-/// of outputs computed as vectors along c.
+/// The 8 x 8 block at (r, c) of the kernel: each operand read across's 8
+/// rows (along its last dim, the output's r; at c .. c + 7) loaded and
+/// transposed, then 8 rows of outputs computed as vectors along c.
 void emitVectorBlock(OpBuilder &b, Location loc, ArrayRef<linalg::GenericOp> ops,
                      ArrayRef<Value> outer, Value r, Value c) {
   llvm::DenseMap<Value, SmallVector<Value>> transposed; // buffer -> rows
   for (linalg::GenericOp op : ops)
     for (OpOperand *input : op.getDpsInputOperands()) {
-      if (!isSwappedLastTwo(op.getMatchingIndexingMap(input)) ||
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!readsAcross(map) ||
           transposed.count(input->get()))
         continue;
       Type element = cast<MemRefType>(input->get().getType()).getElementType();
@@ -102,10 +121,11 @@ void emitVectorBlock(OpBuilder &b, Location loc, ArrayRef<linalg::GenericOp> ops
       auto square = VectorType::get({kBlock, kBlock}, element);
       Value m = arith::ConstantOp::create(b, loc, square, b.getZeroAttr(square));
       for (int64_t k = 0; k < kBlock; ++k) {
-        SmallVector<Value> at(outer);
-        at.push_back(arith::AddIOp::create(b, loc, c, arith::ConstantIndexOp::create(b, loc, k)));
-        at.push_back(r);
-        Value v = vector::LoadOp::create(b, loc, row, input->get(), at);
+        SmallVector<Value> ivs(outer);
+        ivs.push_back(r);
+        ivs.push_back(arith::AddIOp::create(b, loc, c, arith::ConstantIndexOp::create(b, loc, k)));
+        Value v = vector::LoadOp::create(b, loc, row, input->get(),
+                                         kfuse::gpu::indices(b, loc, map, ivs));
         m = vector::InsertOp::create(b, loc, v, m, k);
       }
       Value t = vector::TransposeOp::create(b, loc, m, ArrayRef<int64_t>{1, 0});
@@ -119,7 +139,7 @@ void emitVectorBlock(OpBuilder &b, Location loc, ArrayRef<linalg::GenericOp> ops
     kfuse::host::VectorBody body(ops, noViews, kBlock);
     body.readOverride = [&](OpOperand &operand) -> Value {
       auto op = cast<linalg::GenericOp>(operand.getOwner());
-      if (!isSwappedLastTwo(op.getMatchingIndexingMap(&operand)))
+      if (!readsAcross(op.getMatchingIndexingMap(&operand)))
         return Value();
       return transposed.lookup(operand.get())[i];
     };
@@ -155,14 +175,14 @@ bool kfuse::host::isTranspose(ArrayRef<linalg::GenericOp> ops) {
 /// A transpose kernel: a block per 32 x 32 tile of the last two loops (the
 /// loops before them spread over the grid too, but those that fit a
 /// block's kBlockElements run in it), the elements at their loop indices
-/// (no division per element).
+/// (no division per element). A last loop shorter than 32 that is whole
+/// blocks of 8 is a tile's side (tileSide).
 void kfuse::host::mapTransposeKernel(OpBuilder &b, StringAttr name,
                                      ArrayRef<linalg::GenericOp> ops, ArrayRef<Value> sizes,
                                      unsigned lanes, PointwiseBody &body) {
   Location loc = ops.front()->getLoc();
   size_t rank = sizes.size();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value tile = arith::ConstantIndexOp::create(b, loc, kTransposeTile);
   // Where the last two loops are one tile (static, at most 32 x 32), the
   // outer loops that fit run in the block, the tile inside them, in the
   // grid's order. (With several tiles a block would sweep its outer loops
@@ -173,9 +193,11 @@ void kfuse::host::mapTransposeKernel(OpBuilder &b, StringAttr name,
   std::optional<int64_t> cols = getConstantIntValue(sizes[rank - 1]);
   if (rows && cols && *rows <= kTransposeTile && *cols <= kTransposeTile)
     inGrid = gridLoops(sizes.drop_back(2), *rows * *cols);
+  Value rowSide = arith::ConstantIndexOp::create(b, loc, tileSide(rows));
+  Value colSide = arith::ConstantIndexOp::create(b, loc, tileSide(cols));
   SmallVector<Value> gridSizes(sizes.begin(), sizes.begin() + inGrid);
-  gridSizes.push_back(arith::CeilDivUIOp::create(b, loc, sizes[rank - 2], tile));
-  gridSizes.push_back(arith::CeilDivUIOp::create(b, loc, sizes[rank - 1], tile));
+  gridSizes.push_back(arith::CeilDivUIOp::create(b, loc, sizes[rank - 2], rowSide));
+  gridSizes.push_back(arith::CeilDivUIOp::create(b, loc, sizes[rank - 1], colSide));
   Value tiles = kfuse::gpu::product(b, loc, gridSizes);
   Value grid = arith::MaxUIOp::create(b, loc, tiles, one);
   auto launch = kfuse::gpu::buildKernelLaunch(b, loc, name.getValue(),
@@ -196,38 +218,43 @@ void kfuse::host::mapTransposeKernel(OpBuilder &b, StringAttr name,
     b.setInsertionPointToStart(loop.getBody());
     ivs.push_back(loop.getInductionVar());
   }
-  auto tileLoop = [&](Value tileId, Value size) {
+  auto tileLoop = [&](Value tileId, Value tile, Value size) {
     Value from = arith::MulIOp::create(b, loc, tileId, tile);
     Value to = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, from, tile), size);
     auto loop = scf::ForOp::create(b, loc, from, to, one);
     b.setInsertionPointToStart(loop.getBody());
     return loop.getInductionVar();
   };
-  if (hasVectorTiles(ops, lanes)) {
+  // (No full tile where a static loop is shorter than its tile's side.)
+  bool fullTiles = (!rows || *rows >= tileSide(rows)) && (!cols || *cols >= tileSide(cols));
+  if (fullTiles && hasVectorTiles(ops, lanes)) {
     // A full tile: 8 x 8 blocks through registers; a tile cut by an edge
     // element by element.
-    Value r0 = arith::MulIOp::create(b, loc, rowTile, tile);
-    Value c0 = arith::MulIOp::create(b, loc, colTile, tile);
-    auto fits = [&](Value from, Value size) {
+    Value r0 = arith::MulIOp::create(b, loc, rowTile, rowSide);
+    Value c0 = arith::MulIOp::create(b, loc, colTile, colSide);
+    auto fits = [&](Value from, Value tile, Value size) {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                    arith::AddIOp::create(b, loc, from, tile), size);
     };
     auto full = scf::IfOp::create(
-        b, loc, arith::AndIOp::create(b, loc, fits(r0, sizes[rank - 2]), fits(c0, sizes[rank - 1])),
+        b, loc,
+        arith::AndIOp::create(b, loc, fits(r0, rowSide, sizes[rank - 2]),
+                              fits(c0, colSide, sizes[rank - 1])),
         /*withElseRegion=*/true);
     b.setInsertionPointToStart(&full.getThenRegion().front());
     Value step = arith::ConstantIndexOp::create(b, loc, kBlock);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    auto rows = scf::ForOp::create(b, loc, zero, tile, step);
-    b.setInsertionPointToStart(rows.getBody());
-    auto cols = scf::ForOp::create(b, loc, zero, tile, step);
-    b.setInsertionPointToStart(cols.getBody());
-    emitVectorBlock(b, loc, ops, ivs, arith::AddIOp::create(b, loc, r0, rows.getInductionVar()),
-                    arith::AddIOp::create(b, loc, c0, cols.getInductionVar()));
+    auto rowBlocks = scf::ForOp::create(b, loc, zero, rowSide, step);
+    b.setInsertionPointToStart(rowBlocks.getBody());
+    auto colBlocks = scf::ForOp::create(b, loc, zero, colSide, step);
+    b.setInsertionPointToStart(colBlocks.getBody());
+    emitVectorBlock(b, loc, ops, ivs,
+                    arith::AddIOp::create(b, loc, r0, rowBlocks.getInductionVar()),
+                    arith::AddIOp::create(b, loc, c0, colBlocks.getInductionVar()));
     b.setInsertionPointToStart(&full.getElseRegion().front());
   }
-  ivs.push_back(tileLoop(rowTile, sizes[rank - 2]));
-  ivs.push_back(tileLoop(colTile, sizes[rank - 1]));
+  ivs.push_back(tileLoop(rowTile, rowSide, sizes[rank - 2]));
+  ivs.push_back(tileLoop(colTile, colSide, sizes[rank - 1]));
   body.scalarAt(b, loc, ivs);
   kfuse::gpu::finishLaunch(b, loc, launch);
 }
