@@ -101,10 +101,35 @@ func.func @exp_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
 
 // -----
 
-// Short static rows (at most 256 columns) run two at a time: each step of
-// the column loops runs both rows' vectors (two accumulators a row where
-// one row alone keeps four), then a block's odd last row, its sums in the
-// same order (two accumulators).
+// Short static rows (at most 256 columns) run two at a time, and rows of
+// at most 64 four at a time: each step of the column loops runs the
+// group's vectors (two accumulators a row where one row alone keeps
+// four), then a block's last rows one by one, their sums in the same
+// order (two accumulators).
+// CHECK-LABEL: func.func @row_quads
+// CHECK: gpu.launch
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4{{.*}} {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1{{.*}} {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>)
+// CHECK: gpu.terminator
+func.func @row_quads(%x: memref<?x40xf32>, %s: memref<?xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  kf.kernel "reduction_max_0" kind reduction mapping row {
+    linalg.fill ins(%ninf : f32) outs(%s : memref<?xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x40xf32>) outs(%s : memref<?xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.maximumf %o, %a : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Rows of 100 (over 64, at most 256): two at a time.
 // CHECK-LABEL: func.func @row_pairs
 // CHECK: gpu.launch
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2{{.*}} {
@@ -113,11 +138,11 @@ func.func @exp_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1{{.*}} {
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>)
 // CHECK: gpu.terminator
-func.func @row_pairs(%x: memref<?x40xf32>, %s: memref<?xf32>) {
+func.func @row_pairs(%x: memref<?x100xf32>, %s: memref<?xf32>) {
   %ninf = arith.constant 0xFF800000 : f32
   kf.kernel "reduction_max_0" kind reduction mapping row {
     linalg.fill ins(%ninf : f32) outs(%s : memref<?xf32>)
-    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x40xf32>) outs(%s : memref<?xf32>) {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x100xf32>) outs(%s : memref<?xf32>) {
     ^bb0(%a: f32, %o: f32):
       %v = arith.maximumf %o, %a : f32
       linalg.yield %v : f32

@@ -24,6 +24,15 @@
 // RUN:   --expect "arg0.max(1, keepdims=True)" -- --entry=max_keepdim --device=cpu --repeat=0 \
 // RUN:   | FileCheck %s --check-prefix=MAX
 // MAX: run_check: result0 int32[8, 1] matches numpy
+// Rows of at most 64 four at a time, and a block's last three alone:
+// RUN: %run-check %S/Inputs/short-rows.mlir --input "arg0=f32[23x40]" \
+// RUN:   --expect "softmax(arg0)" -- --entry=softmax40 --device=cpu --repeat=1 --check \
+// RUN:   | FileCheck %s --check-prefix=SHORT
+// RUN: %run-check %S/Inputs/short-rows.mlir --input "arg0=f32[29x64]" --input "arg1=f32[64]" --input "arg2=f32[64]" \
+// RUN:   --expect "(arg0 - arg0.mean(-1, keepdims=True)) / np.sqrt(arg0.var(-1, keepdims=True) + 1e-5) * arg1 + arg2" \
+// RUN:   -- --entry=layer_norm64 --device=cpu --repeat=1 --check | FileCheck %s --check-prefix=SHORT
+// SHORT: check against the CPU, unfused: {{.*}}: ok
+// SHORT: run_check: result0 float32[{{.*}}] matches numpy
 func.func private @none()
 //
 // No rows, and rows of no columns (the sum of nothing is 0, the max of

@@ -182,17 +182,20 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
   // straight from the lanes, a row's values land a row of the result
   // apart each, on one cache set (4 KiB apart for 1024 rows): 4-6x slower
   // than a row kernel and a transpose kernel (bench/transposed-epilogue.sh).
-  // Short rows (static, at most kPairedCols columns) run two at a time
+  // Short rows (static, at most kPairedCols columns) run two (or four) at a time
   // (HostRowEmitter::runRows): one row's passes are chains of dependent
   // ops (a sum's adds, the lanes' tree, the mean and 1 / sqrt(var) between
   // passes) too short for the core to overlap; BERT's layer norms over
   // rows of 64 waited on them (22.6 us for 512 rows on one core). Every
-  // row of such a kernel, a block's odd last one too, keeps kUnroll / 2
-  // accumulators, so that its sums are added in the same order.
-  constexpr int64_t kPairedCols = 256;
+  // row of such a kernel, a block's last rows too, keeps kUnroll / 2
+  // accumulators, so that its sums are added in the same order. Rows of
+  // at most kQuadCols run four at a time: a softmax over rows of 64
+  // (attention's scores in BERT, T5, Llama) 106 -> 99 us for 2048 rows.
+  constexpr int64_t kPairedCols = 256, kQuadCols = 64;
   std::optional<int64_t> staticCols = getConstantIntValue(cols);
   bool paired = transposed.empty() && staticCols && *staticCols <= kPairedCols;
-  int64_t group = transposed.empty() ? (paired ? 2 : 1) : kStaged;
+  int64_t together = paired && *staticCols <= kQuadCols ? 4 : 2;
+  int64_t group = transposed.empty() ? (paired ? together : 1) : kStaged;
   Value groupRows = index(group);
   // One scratch row a block (a group of rows a block when staging) for
   // each row-local buffer not recomputed, and each transposed result.
@@ -234,22 +237,26 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
                        });
   };
   Value zero = index(0);
-  if (paired) { // two rows at a time, then a block's odd last row
-    Value two = index(2);
-    Value pairsEnd = arith::AddIOp::create(
+  if (paired) { // two or four rows at a time, then a block's last rows
+    Value step = index(together);
+    Value groupsEnd = arith::AddIOp::create(
         b, loc, firstRow,
         arith::MulIOp::create(
             b, loc,
-            arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, lastRow, firstRow), two),
-            two));
-    Value secondScratchRow = arith::AddIOp::create(b, loc, firstScratchRow, one);
-    forLoop(firstRow, pairsEnd, two, [&](Value row) {
-      Value next = arith::AddIOp::create(b, loc, row, one);
+            arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, lastRow, firstRow), step),
+            step));
+    SmallVector<Value> scratchRows{firstScratchRow};
+    for (int64_t k = 1; k < together; ++k)
+      scratchRows.push_back(arith::AddIOp::create(b, loc, firstScratchRow, index(k)));
+    forLoop(firstRow, groupsEnd, step, [&](Value row) {
+      SmallVector<Value> group{row};
+      for (int64_t k = 1; k < together; ++k)
+        group.push_back(arith::AddIOp::create(b, loc, row, index(k)));
       for (const Pass &pass : passes)
-        runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row, next}, zero, cols, cols,
-                   scratch, {firstScratchRow, secondScratchRow}, recompute, kUnroll / 2);
+        runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, group, zero, cols, cols,
+                   scratch, scratchRows, recompute, kUnroll / 2);
     });
-    forLoop(pairsEnd, lastRow, one, [&](Value row) {
+    forLoop(groupsEnd, lastRow, one, [&](Value row) {
       for (const Pass &pass : passes)
         runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row}, zero, cols, cols,
                    scratch, {firstScratchRow}, recompute, kUnroll / 2);
