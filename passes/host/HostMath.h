@@ -14,11 +14,15 @@
 namespace kfuse::host {
 
 /// exp(x) of f32, scalar or vector, in f32 arithmetic (at most 1.006 ulp).
-mlir::Value expF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+/// With `x86Scalef`, 2^n of a vector of 4, 8 or 16 lanes is AVX-512's
+/// vscalefps (kf-host-math's x86-scalef): the same bits.
+mlir::Value expF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                   bool x86Scalef = false);
 
 /// Rewrites every f32 `1 + erf(z)` into erfc(-z) and `1 + tanh(y)` into
-/// 2 / (1 + exp(-2y)), computed in f32 (HostMathComplements.cpp).
-void rewriteComplements(mlir::ModuleOp module);
+/// 2 / (1 + exp(-2y)), computed in f32 (HostMathComplements.cpp); their
+/// exp as expF32 with `x86Scalef`.
+void rewriteComplements(mlir::ModuleOp module, bool x86Scalef = false);
 
 } // namespace kfuse::host
 

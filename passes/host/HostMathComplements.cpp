@@ -107,7 +107,7 @@ struct F32Math {
 
 /// erfc(t) in f32. `gelu`, where given, is x with t = -x / sqrt 2: the
 /// square is then taken from x exactly (see the file comment).
-Value erfcF32(F32Math &m, Value t, Value gelu) {
+Value erfcF32(F32Math &m, Value t, Value gelu, bool x86Scalef) {
   Value a = m.abs(t);
   Value ac = m.min(a, m.c(kLargest));
   Value hi, lo; // hi + lo = a^2
@@ -121,7 +121,7 @@ Value erfcF32(F32Math &m, Value t, Value gelu) {
     lo = m.fma(ac, ac, m.neg(hi));
   }
   // e (1 - lo) by one fma: one rounding instead of two.
-  Value e = kfuse::host::expF32(m.b, m.loc, m.neg(hi));
+  Value e = kfuse::host::expF32(m.b, m.loc, m.neg(hi), x86Scalef);
   Value decay = m.fma(m.neg(e), lo, e);
   Value q = m.div(m.c(kFitScale), m.add(m.c(kFitScale), ac));
   Value u = m.fma(q, m.c(2 / (1 - kFitLow)), m.c(-(1 + kFitLow) / (1 - kFitLow)));
@@ -156,7 +156,7 @@ bool isF32(Type t) {
 
 } // namespace
 
-void kfuse::host::rewriteComplements(ModuleOp module) {
+void kfuse::host::rewriteComplements(ModuleOp module, bool x86Scalef) {
   SmallVector<arith::AddFOp> adds;
   module.walk([&](arith::AddFOp add) {
     if (isF32(add.getType()))
@@ -178,9 +178,9 @@ void kfuse::host::rewriteComplements(ModuleOp module) {
     Value y;
     if (isa<math::TanhOp>(function)) // 2 / (1 + exp(-2y))
       y = m.div(m.c(2.0),
-                m.add(m.c(1.0), kfuse::host::expF32(b, add.getLoc(), m.mul(arg, m.c(-2.0)))));
+                m.add(m.c(1.0), kfuse::host::expF32(b, add.getLoc(), m.mul(arg, m.c(-2.0)), x86Scalef)));
     else
-      y = erfcF32(m, m.neg(arg), geluInput(arg));
+      y = erfcF32(m, m.neg(arg), geluInput(arg), x86Scalef);
     add.replaceAllUsesWith(y);
     add.erase();
     if (function->use_empty())

@@ -87,14 +87,16 @@ std::unique_ptr<Pass> kfuse::createKfKernelReport(const KfKernelReportOptions &o
   return report::createKfKernelReport(options, gpu::queryKernelMapping);
 }
 
-void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost) {
+void kfuse::addCpuLoweringPasses(OpPassManager &pm, bool dealloc, bool gpuHost, bool x86Scalef) {
   if (dealloc) {
     addDeallocationPasses(pm);
     pm.addPass(createConvertBufferizationToMemRefPass()); // its clones
   }
   // tanh and expm1 in f64 arithmetic (libm's tanhf is 2.2 ulp off; upstream
   // lowers expm1 to exp(x) - 1), before anything lowers math ops.
-  pm.addPass(createKfHostMath());
+  KfHostMathOptions math;
+  math.x86Scalef = x86Scalef;
+  pm.addPass(createKfHostMath(math));
   pm.addPass(createKfCompensatedSums());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createKfExpandShapeStrides()); // upstream's next pass crashes on some
@@ -254,7 +256,8 @@ void kfuse::addStagePasses(OpPassManager &pm, Stage stage,
     pm.addPass(createKfShareKernelCode());
     pm.addPass(createKfHostKernels());
     pm.addPass(createKfAliasSharedKernels());
-    addCpuLoweringPasses(pm, /*dealloc=*/false, /*gpuHost=*/true);
+    addCpuLoweringPasses(pm, /*dealloc=*/false, /*gpuHost=*/true,
+                         /*x86Scalef=*/options.hostVectorBits == 512);
     pm.addPass(createKfHostKernelAbi());
     return;
   }

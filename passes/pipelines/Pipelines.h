@@ -59,7 +59,8 @@ struct PipelineOptions {
   bool f64Moments = true;
   /// The host runtime only: the width of the CPU's vector registers
   /// (kf-map-kernels-to-host's `vector-bits`): 256, or 512 where the CPU
-  /// kfuse-compile compiles for has AVX-512 (hostVectorBits).
+  /// kfuse-compile compiles for has AVX-512 F and VL (hostVectorBits);
+  /// 512 also gives kf-host-math's x86-scalef.
   unsigned hostVectorBits = 256;
   /// Test only (kfuse-compile --plant-mutation): kf-plant-mutation's kind,
   /// planted in the fused version after kernel formation; empty: none.
@@ -100,7 +101,8 @@ void addDeallocationPasses(mlir::OpPassManager &pm);
 /// runtime and the GPU emulation. Without `dealloc` when deallocation
 /// already ran; `gpuHost` lowers the host side of launches and device
 /// buffers (gpu-to-llvm) too.
-void addCpuLoweringPasses(mlir::OpPassManager &pm, bool dealloc, bool gpuHost);
+void addCpuLoweringPasses(mlir::OpPassManager &pm, bool dealloc, bool gpuHost,
+                          bool x86Scalef = false);
 
 /// kf to LLVM for the host CPU without the runtime: kernels formed as for
 /// the GPU (so the CPU runs the same fused computations), spliced back in
@@ -163,8 +165,9 @@ struct HostPipelineOptions : FusionPipelineOptions<HostPipelineOptions> {
                              llvm::cl::init(256)};
   Option<unsigned> vectorBits{
       *this, "vector-bits",
-      llvm::cl::desc("the CPU's vector registers: 256, or 512 (AVX-512; kfuse-compile "
-                     "sets it from the CPU it compiles for)"),
+      llvm::cl::desc("the CPU's vector registers: 256, or 512 (AVX-512 F and VL, whose "
+                     "vscalefps exp uses too; kfuse-compile sets it from the CPU it "
+                     "compiles for)"),
       llvm::cl::init(256)};
 };
 

@@ -132,7 +132,9 @@ llvm::Error optimizeModule(llvm::Module &llvmModule, llvm::TargetMachine &tm) {
 } // namespace
 
 unsigned vectorBitsOf(const llvm::TargetMachine &tm) {
-  return tm.getMCSubtargetInfo()->checkFeatures("+avx512f") ? 512 : 256;
+  // VL too: kf-host-math's vscalefps exp on 256-bit vectors needs it
+  // (every AVX-512 CPU but Knights Landing has it).
+  return tm.getMCSubtargetInfo()->checkFeatures("+avx512f,+avx512vl") ? 512 : 256;
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>

@@ -31,7 +31,7 @@ hostMachine(llvm::StringRef cpu,
             llvm::CodeGenOptLevel level = llvm::CodeGenOptLevel::Default);
 
 /// The width of `tm`'s CPU's vector registers, as kf-map-kernels-to-host's
-/// `vector-bits` takes it: 512 where the CPU has AVX-512 (its features or
+/// `vector-bits` takes it: 512 where the CPU has AVX-512 F and VL (its features or
 /// the model's), else 256.
 unsigned vectorBitsOf(const llvm::TargetMachine &tm);
 
