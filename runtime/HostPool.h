@@ -8,8 +8,9 @@
 // calling thread: a launch whose blocks would gain less from the workers
 // than waking them costs runs inline. Workers spin a while (1 ms, bounded)
 // after a launch before they sleep, so that back-to-back launches of one
-// call, and the calls of a loop, find them awake. A block's work never depends on the thread that runs
-// it: results are the same whichever way a launch runs.
+// call, and the calls of a loop, find them awake. A block's work never
+// depends on the thread that runs it: results are the same whichever way
+// a launch runs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KFUSE_RUNTIME_HOSTPOOL_H

@@ -6,9 +6,32 @@
 #include <cstring>
 #include <functional>
 #include <dlfcn.h>
+#include <optional>
 #include <system_error>
 
 namespace kfuse::rt {
+
+/// The integer in environment variable `name`, into `value` (empty where
+/// it is unset): decimal digits only, from `lo` to `hi`; anything else
+/// is refused in `why` with the name and the text given.
+static bool integerFromEnv(const char *name, long lo, long hi, std::optional<long> &value,
+                           std::string &why) {
+  value.reset();
+  const char *env = std::getenv(name);
+  if (!env)
+    return true;
+  std::string text = env;
+  std::string digits = std::to_string(hi);
+  if (text.empty() || text.size() > digits.size() ||
+      text.find_first_not_of("0123456789") != std::string::npos || std::atol(env) < lo ||
+      std::atol(env) > hi) {
+    why = std::string(name) + " must be an integer from " + std::to_string(lo) + " to " +
+          digits + ", got '" + text + "'";
+    return false;
+  }
+  value = std::atol(env);
+  return true;
+}
 
 Runtime &Runtime::get() {
   // Never destroyed: compiled programs unload their modules from static
@@ -104,30 +127,17 @@ bool Runtime::init(const std::string &device, std::string &why) {
   }
   if (!cuda) {
     unsigned threads = std::thread::hardware_concurrency();
-    if (const char *env = std::getenv("KFUSE_NUM_THREADS")) {
-      std::string text = env;
-      if (text.empty() || text.size() > 4 ||
-          text.find_first_not_of("0123456789") != std::string::npos ||
-          std::atoi(env) < 1 || std::atoi(env) > 4096) {
-        why = "KFUSE_NUM_THREADS must be an integer from 1 to 4096, got '" + text + "'";
-        return false;
-      }
-      threads = unsigned(std::atoi(env));
-    }
-    threads = threads ? threads : 1;
+    std::optional<long> asked;
+    if (!integerFromEnv("KFUSE_NUM_THREADS", 1, 4096, asked, why))
+      return false;
+    threads = asked ? unsigned(*asked) : threads ? threads : 1;
     // How long idle workers spin before they sleep (HostPool.cpp says why
     // 1 ms by default): less where other programs want the cores.
     double spinNs = -1;
-    if (const char *env = std::getenv("KFUSE_POOL_SPIN_US")) {
-      std::string text = env;
-      if (text.empty() || text.size() > 7 ||
-          text.find_first_not_of("0123456789") != std::string::npos ||
-          std::atol(env) > 1000000) {
-        why = "KFUSE_POOL_SPIN_US must be an integer from 0 to 1000000, got '" + text + "'";
-        return false;
-      }
-      spinNs = double(std::atol(env)) * 1e3;
-    }
+    if (!integerFromEnv("KFUSE_POOL_SPIN_US", 0, 1000000, asked, why))
+      return false;
+    if (asked)
+      spinNs = double(*asked) * 1e3;
     try {
       pool = std::make_unique<HostPool>(threads, spinNs);
     } catch (const std::system_error &e) {
