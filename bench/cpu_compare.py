@@ -59,6 +59,7 @@ ROWS = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1e4", "add_relu", {"N":
         ("sum 1e7", "sum", {"N": 10**7}),
         ("transpose 4096x4096", "transpose", {"R": 4096, "C": 4096}),
         ("gelu 1e6", "gelu", {"N": 10**6}), ("gelu 1e7", "gelu", {"N": 10**7}),
+        ("rotary 8x64x4x16", "rotary", {"B": 8, "T": 64, "H": 4, "D": 16, "HALF": 8}),
         ("cumsum 4096x4096 dim 1", "cumsum_rows", {"R": 4096, "C": 4096}),
         ("cumsum 4096x4096 dim 0", "cumsum_cols", {"R": 4096, "C": 4096}),
         ("cumsum 16x65536 dim 1", "cumsum_rows", {"R": 16, "C": 65536})]
@@ -69,6 +70,7 @@ DRY = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1000", "add_relu", {"N":
        ("matmul 16", "matmul", {"N": 16}), ("linear 5x7x9", "linear", {"M": 5, "K": 7, "N": 9}),
        ("sum 1000", "sum", {"N": 1000}),
        ("transpose 8x32", "transpose", {"R": 8, "C": 32}), ("gelu 1000", "gelu", {"N": 1000}),
+       ("rotary 2x5x3x8", "rotary", {"B": 2, "T": 5, "H": 3, "D": 8, "HALF": 4}),
        ("cumsum 8x32 dim 0", "cumsum_cols", {"R": 8, "C": 32})]
 # rtol, atol against a float64 reference (add_relu's f32 numpy is exact).
 # gelu's atol: 0.5 x (1 + erf(x / sqrt 2)) in f32 carries the rounding of
@@ -76,10 +78,12 @@ DRY = [("add_relu 8", "add_relu", {"N": 8}), ("add_relu 1000", "add_relu", {"N":
 # cumsum's atol: a compensated running sum is within 2 u sum|x| of the sum,
 # sum|x| about 0.8 n for n N(0, 1) terms: 4e-4 at n = 4096 (f32 sums,
 # PyTorch's in f64; numpy's a plain f32 running sum, within n u sum|x|).
+# rotary's: two f32 products and a sum, each rounded once: within
+# u (|q cos| + |r sin| + |y|), below 2e-6 for |q| < 5 and |cos|, |sin| <= 1.
 TOL = {"add_relu": (0, 0), "softmax": (1e-4, 1e-7), "layer_norm": (1e-4, 1e-4),
        "rms_norm": (1e-4, 1e-5), "mlp": (1e-4, 1e-3), "matmul": (1e-4, 1e-3), "linear": (1e-4, 1e-4),
        "sum": (1e-4, 0), "transpose": (0, 0), "gelu": (1e-5, 1e-6), "cumsum_rows": (1e-4, 1e-3),
-       "cumsum_cols": (1e-4, 1e-3)}
+       "cumsum_cols": (1e-4, 1e-3), "rotary": (1e-6, 2e-6)}
 
 
 def parse_args():
@@ -130,6 +134,9 @@ def make_inputs(template, s, rng):
         return [r(s["R"], s["C"])]
     if template == "gelu":
         return [r(s["N"], scale=2.0)]
+    if template == "rotary":  # cos and sin of angles: values in [-1, 1]
+        angles = r(s["T"], s["D"], scale=3.0)
+        return [r(s["B"], s["T"], s["H"], s["D"]), np.cos(angles), np.sin(angles)]
     if template == "mlp":  # weights scaled so that activations stay near 1
         return [r(s["B"], 256), r(256, 1024, scale=1 / 16), r(1024, scale=0.1),
                 r(1024, 256, scale=1 / 32), r(256, scale=0.1)]
@@ -160,6 +167,9 @@ def numpy_fn(template):
         "transpose": lambda x: np.ascontiguousarray(x.T),
         "cumsum_rows": lambda x: np.cumsum(x, axis=1),
         "cumsum_cols": lambda x: np.cumsum(x, axis=0),
+        "rotary": lambda q, c, s: (lambda t: t * c + np.concatenate(
+            [-t[..., t.shape[-1] // 2:], t[..., :t.shape[-1] // 2]], -1) * s)(
+            np.ascontiguousarray(q.transpose(0, 2, 1, 3))),
         # numpy has no erf: Python's, a call an element (slow; the reference).
         "gelu": lambda x: (x * x.dtype.type(0.5) * (x.dtype.type(1) + np.vectorize(
             math.erf, otypes=[x.dtype])(x / x.dtype.type(math.sqrt(2))))),
@@ -182,6 +192,8 @@ def torch_fn(template, torch):
         "gelu": lambda x: F.gelu(x),
         "cumsum_rows": lambda x: torch.cumsum(x, 1),
         "cumsum_cols": lambda x: torch.cumsum(x, 0),
+        "rotary": lambda q, c, s: (lambda t: t * c + torch.cat(
+            [-t[..., t.shape[-1] // 2:], t[..., :t.shape[-1] // 2]], -1) * s)(q.transpose(1, 2)),
     }
     return fns[template]
 

@@ -24,11 +24,12 @@
 // CHECK:      | sum 1000 |
 // CHECK:      | transpose 8x32 |
 // CHECK:      | gelu 1000 |
+// CHECK:      | rotary 2x5x3x8 |
 // CHECK:      | cumsum 8x32 dim 0 |
 // CHECK:      per-call floor of each harness (add_relu of 8 elements): kfuse
-// CHECK:      kfuse: 12 of 12 programs match numpy
+// CHECK:      kfuse: 13 of 13 programs match numpy
 
-// JSON: rows 12
+// JSON: rows 13
 // JSON: kfuse timed in every row
 // JSON: numpy timed in every row
 
