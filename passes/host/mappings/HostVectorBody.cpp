@@ -59,33 +59,6 @@ void kfuse::host::vectorsThenTail(OpBuilder &b, Location loc, Value from, Value 
   scalar(tail.getInductionVar());
 }
 
-bool kfuse::host::isShiftOf(AffineExpr e, AffineExpr last) {
-  if (e == last)
-    return true;
-  auto sum = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!sum || sum.getKind() != AffineExprKind::Add)
-    return false;
-  return (sum.getLHS() == last && isa<AffineConstantExpr>(sum.getRHS())) ||
-         (sum.getRHS() == last && isa<AffineConstantExpr>(sum.getLHS()));
-}
-
-int64_t kfuse::host::strideOf(AffineExpr e, AffineExpr last) {
-  if (auto sum = dyn_cast<AffineBinaryOpExpr>(e); sum && sum.getKind() == AffineExprKind::Add) {
-    if (isa<AffineConstantExpr>(sum.getRHS()))
-      e = sum.getLHS();
-    else if (isa<AffineConstantExpr>(sum.getLHS()))
-      e = sum.getRHS();
-  }
-  auto product = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!product || product.getKind() != AffineExprKind::Mul)
-    return 0;
-  for (auto [x, k] : {std::pair(product.getLHS(), product.getRHS()),
-                      std::pair(product.getRHS(), product.getLHS())})
-    if (auto c = dyn_cast<AffineConstantExpr>(k); c && x == last && c.getValue() >= 2)
-      return c.getValue();
-  return 0;
-}
-
 /// The constant of `e` = x + c (or c + x) and x, else 0 and e.
 static std::pair<AffineExpr, int64_t> splitConstant(AffineExpr e) {
   if (auto sum = dyn_cast<AffineBinaryOpExpr>(e); sum && sum.getKind() == AffineExprKind::Add) {
@@ -95,6 +68,21 @@ static std::pair<AffineExpr, int64_t> splitConstant(AffineExpr e) {
       return {sum.getRHS(), c.getValue()};
   }
   return {e, 0};
+}
+
+bool kfuse::host::isShiftOf(AffineExpr e, AffineExpr last) {
+  return splitConstant(e).first == last;
+}
+
+int64_t kfuse::host::strideOf(AffineExpr e, AffineExpr last) {
+  auto product = dyn_cast<AffineBinaryOpExpr>(splitConstant(e).first);
+  if (!product || product.getKind() != AffineExprKind::Mul)
+    return 0;
+  for (auto [x, k] : {std::pair(product.getLHS(), product.getRHS()),
+                      std::pair(product.getRHS(), product.getLHS())})
+    if (auto c = dyn_cast<AffineConstantExpr>(k); c && x == last && c.getValue() >= 2)
+      return c.getValue();
+  return 0;
 }
 
 /// The period m and shift a of `e` = (last + a) mod m + c, or {0, 0}.
