@@ -66,6 +66,45 @@ struct TransposeToView : OpConversionPattern<TransposeOp> {
   }
 };
 
+/// `input[0 .. sizes]` as a tensor.extract_slice (a view of the memory).
+Value truncate(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> sizes) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<OpFoldResult> offsets, lengths, strides;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    offsets.push_back(b.getIndexAttr(0));
+    strides.push_back(b.getIndexAttr(1));
+    lengths.push_back(type.isDynamicDim(i) ? OpFoldResult(dimValue(b, loc, input, i))
+                                           : OpFoldResult(b.getIndexAttr(sizes[i])));
+  }
+  return tensor::ExtractSliceOp::create(b, loc, input, offsets, lengths, strides);
+}
+
+/// Where `input` is a transpose's view, `input[0 .. sizes]` as the
+/// transpose of its input's matching part: an extract_slice of the view's
+/// result would hide the view from the readers it folds into (a
+/// `qkv.permute(2, 0, 3, 1, 4).unbind(0)`'s first slice left a copy of the
+/// whole permuted tensor, where the other two read the projection in
+/// place), and no linalg map can truncate a dim that a loop reads alone.
+std::optional<Value> truncateTransposed(OpBuilder &b, Location loc, Value input,
+                                        ArrayRef<int64_t> sizes) {
+  auto view = input.getDefiningOp<linalg::GenericOp>();
+  if (!view || !isView(view) || view.getNumDpsInputs() != 1)
+    return std::nullopt;
+  AffineMap read = view.getIndexingMapsArray()[0];
+  auto type = cast<RankedTensorType>(input.getType());
+  if (!read.isPermutation() || type.getNumDynamicDims())
+    return std::nullopt;
+  // View dim i reads input dim p where the map's result p is d_i.
+  SmallVector<int64_t> inSizes(type.getRank());
+  for (auto [p, e] : llvm::enumerate(read.getResults()))
+    inSizes[p] = sizes[cast<AffineDimExpr>(e).getPosition()];
+  Value part = truncate(b, loc, view.getDpsInputs()[0], inSizes);
+  Value copy = buildCopy(b, loc, part, type.clone(sizes), read, {});
+  for (NamedAttribute attr : view->getDiscardableAttrs())
+    copy.getDefiningOp()->setDiscardableAttr(attr.getName(), attr.getValue());
+  return copy;
+}
+
 struct SliceToView : OpConversionPattern<SliceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -90,25 +129,16 @@ struct SliceToView : OpConversionPattern<SliceOp> {
     SmallVector<int64_t> starts = op.getNormalizedStarts();
     ArrayRef<int64_t> steps = op.getSteps();
     SmallVector<int64_t> truncated(inType.getShape());
-    bool truncate = false;
+    bool truncates = false;
     for (int64_t i = 0; i < inType.getRank(); ++i)
       if (starts[i] == 0 && steps[i] == 1 && !inType.isDynamicDim(i) &&
           type.getDimSize(i) < inType.getDimSize(i)) {
         truncated[i] = type.getDimSize(i);
-        truncate = true;
+        truncates = true;
       }
-    if (truncate) {
-      SmallVector<int64_t> zeros(inType.getRank(), 0), ones(inType.getRank(), 1);
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      for (int64_t i = 0; i < inType.getRank(); ++i) {
-        offsets.push_back(rewriter.getIndexAttr(0));
-        strides.push_back(rewriter.getIndexAttr(1));
-        sizes.push_back(inType.isDynamicDim(i)
-                            ? OpFoldResult(dimValue(rewriter, loc, input, i))
-                            : OpFoldResult(rewriter.getIndexAttr(truncated[i])));
-      }
-      input = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets, sizes,
-                                             strides);
+    if (truncates) {
+      std::optional<Value> transposed = truncateTransposed(rewriter, loc, input, truncated);
+      input = transposed ? *transposed : truncate(rewriter, loc, input, truncated);
     }
     SmallVector<AffineExpr> reads;
     SmallVector<Value> sizes;

@@ -58,5 +58,17 @@ func.func @main() {
   %5 = kf.sub %r5a, %r5b : tensor<6xf32>, tensor<6xf32>
   %u5 = tensor.cast %5 : tensor<6xf32> to tensor<*xf32>
   call @show(%u5) : (tensor<*xf32>) -> ()
+
+  // The first part of an unbind of a permutation (a slice from 0 that
+  // stops short, taken from x itself), read by a matmul.
+  // NUMPY: expect(x.reshape(4, 2, 3).transpose(2, 0, 1)[:2].reshape(8, 2) @ x[:2, :3])
+  %v6 = kf.reshape %x [4, 2, 3] : tensor<4x6xf32>
+  %p6 = kf.transpose %v6 [2, 0, 1] : tensor<4x2x3xf32>
+  %s6 = kf.slice %p6 starts [0, 0, 0] ends [2, 4, 2] steps [1, 1, 1] : tensor<3x4x2xf32>
+  %r6 = kf.reshape %s6 [8, 2] : tensor<2x4x2xf32>
+  %w6 = kf.slice %x starts [0, 0] ends [2, 3] steps [1, 1] : tensor<4x6xf32>
+  %6 = kf.matmul %r6, %w6 : tensor<8x2xf32>, tensor<2x3xf32>
+  %u6 = tensor.cast %6 : tensor<8x3xf32> to tensor<*xf32>
+  call @show(%u6) : (tensor<*xf32>) -> ()
   return
 }

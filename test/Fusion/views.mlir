@@ -118,6 +118,37 @@ func.func @slice_of_transpose(%x: tensor<4x8xf32>) -> tensor<3x4xf32> {
   return %y : tensor<3x4xf32>
 }
 
+// `qkv.permute(2, 0, 1, 3).unbind(0)` read by a matmul (which reads no view
+// in place), as timm's attention writes it: each part is one slice copy
+// reading qkv through the permutation, and the three are one sibling kernel.
+// The first part starts at 0 and stops short of the end, a truncation no
+// linalg map can express on the permuted tensor: it truncates qkv instead.
+// Before, the whole permuted tensor (3 x 2 x 4 x 8) was copied for it, then
+// sliced again: 3 kernels. Eager: 3 slices, 3 matmuls; fused: the slices'
+// kernel (reads qkv, writes 3 parts) and 3 matmuls.
+// CHECK-LABEL: function @unbind_of_permute
+// CHECK-NEXT: eager fused
+// CHECK-NEXT: kernels 6 4
+// CHECK: pointwise_slice_slice_slice_{{[0-9]+}} (pointwise): ops slice, slice, slice
+// CHECK-NEXT: reads arg0 2x4x24xf32
+// CHECK-NOT: transpose_{{[0-9]+}} (transpose)
+// CHECK: boundaries:
+func.func @unbind_of_permute(%qkv: tensor<2x4x24xf32>, %w: tensor<8x8xf32>)
+    -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) {
+  %v = kf.reshape %qkv [2, 4, 3, 8] : tensor<2x4x24xf32>
+  %p = kf.transpose %v [2, 0, 1, 3] : tensor<2x4x3x8xf32>
+  %s0 = kf.slice %p starts [0, 0, 0, 0] ends [1, 2, 4, 8] steps [1, 1, 1, 1] : tensor<3x2x4x8xf32>
+  %s1 = kf.slice %p starts [1, 0, 0, 0] ends [2, 2, 4, 8] steps [1, 1, 1, 1] : tensor<3x2x4x8xf32>
+  %s2 = kf.slice %p starts [2, 0, 0, 0] ends [3, 2, 4, 8] steps [1, 1, 1, 1] : tensor<3x2x4x8xf32>
+  %q = kf.reshape %s0 [2, 4, 8] : tensor<1x2x4x8xf32>
+  %k = kf.reshape %s1 [2, 4, 8] : tensor<1x2x4x8xf32>
+  %u = kf.reshape %s2 [2, 4, 8] : tensor<1x2x4x8xf32>
+  %a = kf.matmul %q, %w : tensor<2x4x8xf32>, tensor<8x8xf32>
+  %b = kf.matmul %k, %w : tensor<2x4x8xf32>, tensor<8x8xf32>
+  %c = kf.matmul %u, %w : tensor<2x4x8xf32>, tensor<8x8xf32>
+  return %a, %b, %c : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>
+}
+
 // kf.contiguous is a barrier: mul fuses into the copy (written transposed),
 // relu reads it from memory. Eager: mul 2, contiguous 2, relu 2.
 // CHECK-LABEL: function @contiguous_barrier
