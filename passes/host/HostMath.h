@@ -15,9 +15,12 @@ namespace kfuse::host {
 
 /// exp(x) of f32, scalar or vector, in f32 arithmetic (at most 1.006 ulp).
 /// With `x86Scalef`, 2^n of a vector of 4, 8 or 16 lanes is AVX-512's
-/// vscalefps (kf-host-math's x86-scalef): the same bits.
+/// vscalefps (kf-host-math's x86-scalef): the same bits. Without `guarded`
+/// the caller promises x in [-110.25, 0], never NaN (erfc's exp(-a^2)): the
+/// clamps and the NaN and underflow selects are left out (7 of its ~20
+/// vector ops), and 2^n, n >= -160, still rounds a result past -104 to 0.
 mlir::Value expF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                   bool x86Scalef = false);
+                   bool x86Scalef = false, bool guarded = true);
 
 /// Rewrites every f32 `1 + erf(z)` into erfc(-z) and `1 + tanh(y)` into
 /// 2 / (1 + exp(-2y)), computed in f32 (HostMathComplements.cpp); their

@@ -239,7 +239,8 @@ static Value scalef(OpBuilder &b, Location loc, Value y, Value n) {
 /// (test/Runtime/ulp-bounds.mlir holds it to docs/reference/accuracy.md).
 /// Upstream's populateMathPolynomialApproximationPatterns has an exp
 /// approximation too; it was not measured against this one.
-Value kfuse::host::expF32(OpBuilder &b, Location loc, Value x, bool x86Scalef) {
+Value kfuse::host::expF32(OpBuilder &b, Location loc, Value x, bool x86Scalef,
+                          bool guarded) {
   Type ft = x.getType();
   auto vec = dyn_cast<VectorType>(ft);
   Type it = vec ? Type(vec.clone(b.getI32Type())) : Type(b.getI32Type());
@@ -258,11 +259,14 @@ Value kfuse::host::expF32(OpBuilder &b, Location loc, Value x, bool x86Scalef) {
   // last product is subnormal, which x86 finishes in microcode, a hundred
   // cycles or more a lane; a causal softmax's masked scores are all there
   // (the Llama block's softmax: most of its time).
-  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, c(-104.0));
-  Value xc = arith::SelectOp::create(
-      b, loc, below, c(0.0),
-      arith::MinNumFOp::create(b, loc, arith::MaxNumFOp::create(b, loc, x, c(-104.0)),
-                               c(89.0)));
+  Value below, xc = x;
+  if (guarded) {
+    below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, c(-104.0));
+    xc = arith::SelectOp::create(
+        b, loc, below, c(0.0),
+        arith::MinNumFOp::create(b, loc, arith::MaxNumFOp::create(b, loc, x, c(-104.0)),
+                                 c(89.0)));
+  }
   Value n = math::RoundEvenOp::create(
       b, loc, arith::MulFOp::create(b, loc, xc, c(1.44269504088896341)));
   // r = x - n ln 2, ln 2 in two parts (Cephes' C1 + C2), exact for |n| < 2^9.
@@ -289,6 +293,8 @@ Value kfuse::host::expF32(OpBuilder &b, Location loc, Value x, bool x86Scalef) {
     };
     e = arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, y, pow2(n1)), pow2(n2));
   }
+  if (!guarded)
+    return e;
   e = arith::SelectOp::create(b, loc, below, c(0.0), e);
   Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
   return arith::SelectOp::create(b, loc, isNan, x, e);
