@@ -45,7 +45,7 @@ public:
   /// kf-assign-kernel-mappings records no variant for them.
   LogicalResult row(RewriterBase &b, KernelOp kernel,
                     ArrayRef<linalg::LinalgOp> ops) const override {
-    kfuse::host::mapRowKernel(b, kernel.getSymNameAttr(), ops);
+    kfuse::host::mapRowKernel(b, kernel.getSymNameAttr(), ops, vectorBits);
     return success();
   }
   LogicalResult gridReduction(RewriterBase &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,

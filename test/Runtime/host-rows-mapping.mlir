@@ -1,5 +1,14 @@
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host | FileCheck %s
 // RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host --canonicalize | FileCheck %s --check-prefix=GRID
+// RUN: kfuse-opt %s -split-input-file --kf-map-kernels-to-host=vector-bits=512 \
+// RUN:   | FileCheck %s --check-prefix=ZMM
+
+// With AVX-512 (vector-bits=512) a row kernel's vectors are 16 lanes
+// (rows::rowLanes) where no value is wider than 32 bits and the rows are
+// not short and ragged: @softmax (rows of 1000), @row_pairs (100) and
+// @row_quads_64 below. 8 lanes stay for @row_quads (40 columns: a masked
+// half-empty last vector of 16), @f32_row_f64_sum (f64 moments),
+// @short_rows_* (17) and the full reduction @full_sum.
 
 // The host mapping of a row kernel (passes/host/mappings/HostRows.cpp): blocks of
 // rows, one thread a block; each row's passes in vector<8xf32> lanes. The
@@ -11,6 +20,11 @@
 // kernel), then the divide. The lanes of each reduction are combined as
 // halves (8 -> 4 -> 2 -> 1 lanes, HostRowLoops.cpp), not one by one.
 // CHECK-LABEL: func.func @softmax
+// ZMM-LABEL: func.func @softmax
+// ZMM: vector.load %arg0{{.*}} vector<16xf32>
+// ZMM: vector.extract_strided_slice {{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xf32> to vector<8xf32>
+// ZMM-NOT: vector.load %arg0{{.*}} vector<8xf32>
+// ZMM: gpu.terminator
 // CHECK: %[[SCRATCH:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf32>
 // CHECK: gpu.launch
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
@@ -107,6 +121,10 @@ func.func @exp_sum(%x: memref<4x1000xf32>, %s: memref<4xf32>) {
 // four), then a block's last rows one by one, their sums in the same
 // order (two accumulators).
 // CHECK-LABEL: func.func @row_quads
+// ZMM-LABEL: func.func @row_quads
+// ZMM: iter_args({{.*}}) -> (vector<8xf32>,
+// ZMM-NOT: vector<16xf32>
+// ZMM: gpu.terminator
 // CHECK: gpu.launch
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4{{.*}} {
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
@@ -131,6 +149,10 @@ func.func @row_quads(%x: memref<?x40xf32>, %s: memref<?xf32>) {
 
 // Rows of 100 (over 64, at most 256): two at a time.
 // CHECK-LABEL: func.func @row_pairs
+// ZMM-LABEL: func.func @row_pairs
+// ZMM: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// ZMM-NOT: vector.load %arg0{{.*}} vector<8xf32>
+// ZMM: gpu.terminator
 // CHECK: gpu.launch
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2{{.*}} {
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
@@ -153,11 +175,40 @@ func.func @row_pairs(%x: memref<?x100xf32>, %s: memref<?xf32>) {
 
 // -----
 
+// Rows of 64, four at a time: 16 lanes with AVX-512 (4 vectors a row),
+// 8 without.
+// CHECK-LABEL: func.func @row_quads_64
+// CHECK: iter_args({{.*}}) -> (vector<8xf32>,
+// ZMM-LABEL: func.func @row_quads_64
+// ZMM: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4{{.*}} {
+// ZMM: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// ZMM-COUNT-4: vector.load %arg0{{.*}} vector<16xf32>
+// ZMM-NOT: vector.load %arg0{{.*}} vector<8xf32>
+// ZMM: gpu.terminator
+func.func @row_quads_64(%x: memref<?x64xf32>, %s: memref<?xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  kf.kernel "reduction_max_0" kind reduction mapping row {
+    linalg.fill ins(%ninf : f32) outs(%s : memref<?xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<?x64xf32>) outs(%s : memref<?xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %v = arith.maximumf %o, %a : f32
+      linalg.yield %v : f32
+    }
+  }
+  return
+}
+
+// -----
+
 // The f64 moments of an f32 row (--f64-moments: layer_norm's mean) sum
 // plainly (plain f64 is below f32's rounding for rows under 2^29
 // elements): two accumulators for each of a pair of rows; an f64
 // program's sum (@f64_sum) stays compensated, a (sum, lost) pair a row.
 // CHECK-LABEL: func.func @f32_row_f64_sum
+// ZMM-LABEL: func.func @f32_row_f64_sum
+// ZMM: iter_args({{.*}}) -> (vector<8xf64>,
+// ZMM-NOT: vector<16x
+// ZMM: gpu.terminator
 // CHECK: gpu.launch
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>)
 // CHECK: arith.extf %{{.*}} : vector<8xf32> to vector<8xf64>
@@ -226,6 +277,9 @@ func.func @sum_dim0(%x: memref<64x16xf32>, %s: memref<16xf32>) {
 // one partial; the last block (the ticket) combines the partials in block
 // order with a compensated sum.
 // CHECK-LABEL: func.func @full_sum
+// ZMM-LABEL: func.func @full_sum
+// ZMM-NOT: vector<16x
+// ZMM: gpu.terminator
 // CHECK: %[[P:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: gpu.launch
 // CHECK: vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<8xf32>
@@ -255,6 +309,10 @@ func.func @full_sum(%x: memref<?xf32>, %s: memref<f32>) {
 // ViT's softmax: 8 blocks of 136 rows; as one block, 60 us on one core,
 // now 35 on two). The grid folds to a constant for static shapes.
 // GRID-LABEL: func.func @short_rows_one_block
+// ZMM-LABEL: func.func @short_rows_one_block
+// ZMM: vector<8xf32>
+// ZMM-NOT: vector<16x
+// ZMM: gpu.terminator
 // GRID: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
 func.func @short_rows_one_block(%x: memref<240x17xf32>, %y: memref<240x17xf32>) {
   %ninf = arith.constant 0xFF800000 : f32

@@ -67,9 +67,10 @@ mlir::LogicalResult mapScanKernelAsVectors(mlir::OpBuilder &b, mlir::StringAttr 
                                            llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
 
 /// A row kernel (block per row on the GPU): rows spread over the cores,
-/// each row's passes vectorized while the row stays in cache.
+/// each row's passes vectorized while the row stays in cache, on vector
+/// registers of `vectorBits` (256 or 512: rows::rowLanes).
 void mapRowKernel(mlir::OpBuilder &b, mlir::StringAttr name,
-                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+                  llvm::ArrayRef<mlir::linalg::LinalgOp> ops, unsigned vectorBits);
 
 /// A full reduction (grid_reduction): blocks take contiguous chunks of the
 /// elements (their number depends on the size only), each a vector pass

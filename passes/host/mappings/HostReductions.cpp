@@ -109,9 +109,10 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
   Layout layout = kfuse::gpu::rows::layoutOf(ops, first);
   linalg::GenericOp reduction = gpu::rows::gridReductionOf(ops, layout);
   // Canonicalization on buffers may have made a dim static that the
-  // decision saw dynamic: then it is a row kernel (as the GPU mapping does).
+  // decision saw dynamic: then it is a row kernel (as the GPU mapping does),
+  // on the full reductions' lanes.
   if (!reduction)
-    return mapRowKernel(b, name, ops);
+    return mapRowKernel(b, name, ops, /*vectorBits=*/kLanes * 32);
   linalg::LinalgOp lastOp = ops.back();
   Location loc = lastOp.getLoc();
   // Several loops (a matrix's sum): over 1-D views where that fits.
@@ -159,7 +160,7 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
     Value begin = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, bid, chunk), n);
     Value end = arith::MinUIOp::create(b, loc, arith::AddIOp::create(b, loc, begin, chunk), n);
     SmallVector<Pass> passes = passesOf(ops, layout);
-    HostRowEmitter emit(b, loc, layout, ops);
+    HostRowEmitter emit(b, loc, layout, ops, kLanes);
     Value partial = emit.run(passes.front(), begin, end);
     memref::StoreOp::create(b, loc, partial, partials, ValueRange{bid});
     auto lastBlock = scf::IfOp::create(
@@ -195,7 +196,8 @@ void kfuse::host::mapGridReductionKernel(OpBuilder &b, StringAttr name,
     // The ops over the result (one value: no rows).
     for (const Pass &pass : ArrayRef(passes).drop_front())
       runRowPass(b, loc, layout, ops, pass, {}, {n}, {index(0)}, index(0), n, n,
-                 DenseMap<Value, Value>(), {Value()}, DenseMap<Value, linalg::GenericOp>());
+                 DenseMap<Value, Value>(), {Value()}, DenseMap<Value, linalg::GenericOp>(),
+                 /*vectorBits=*/kLanes * 32);
     gpu::finishLaunch(b, loc, launch);
   }
   memref::DeallocOp::create(b, loc, partials);

@@ -56,6 +56,36 @@ static bool alongOtherIndex(AffineMap map, unsigned colDim) {
          map.getResultPosition(getAffineDimExpr(colDim, map.getContext())).has_value();
 }
 
+int64_t kfuse::host::rows::rowLanes(const Pass &pass, unsigned vectorBits,
+                                    std::optional<int64_t> staticCols) {
+  if (vectorBits < 512 || (staticCols && *staticCols < 64 && *staticCols % (2 * kLanes)))
+    return kLanes;
+  // Indices (linalg.index, gathers' i64) are 64 bits too.
+  auto narrow = [](Type t) {
+    Type e = getElementTypeOrSelf(t);
+    return !e.isIntOrIndexOrFloat() || (!e.isIndex() && e.getIntOrFloatBitWidth() <= 32);
+  };
+  // A reduction's own types decide (its order of additions must not
+  // depend on the ops fused before it); a pass without one, its ops'.
+  SmallVector<linalg::GenericOp> ops(pass.elementwise);
+  if (pass.reduction)
+    ops = {pass.reduction};
+  for (linalg::GenericOp op : ops) {
+    bool wide = false;
+    op->walk([&](Operation *inner) {
+      for (Type t : inner->getOperandTypes())
+        wide |= !narrow(t);
+      for (Type t : inner->getResultTypes())
+        wide |= !narrow(t);
+    });
+    for (Value arg : op->getRegion(0).getArguments())
+      wide |= !narrow(arg.getType());
+    if (wide)
+      return kLanes;
+  }
+  return 2 * kLanes;
+}
+
 static bool isLaneType(Type t) {
   return t.isIndex() || (t.isIntOrFloat() && t.getIntOrFloatBitWidth() >= 8);
 }
@@ -141,7 +171,7 @@ SmallVector<Value> HostRowEmitter::vectorizeBody(linalg::GenericOp op, IRMapping
                                 vector::StepOp::create(b, loc, vectorOf(b.getIndexType())));
     return v;
   };
-  VectorCloner cloner(b, loc, kLanes);
+  VectorCloner cloner(b, loc, lanes);
   return cloner.cloneBody(op, m, index, isReduction(op) ? gpu::combinerOf(op) : nullptr);
 }
 
@@ -254,7 +284,7 @@ Value HostRowEmitter::body(const Pass &pass, Value c, Value mask,
   return broadcast(m.lookupOrDefault(term));
 }
 
-/// Loads the lanes of columns c .. c + kLanes read through `map`, which
+/// Loads the lanes of columns c .. c + lanes read through `map`, which
 /// reads the columns at an index other than the last (alongOtherIndex):
 /// lane l is `l` times that index's stride past the first (a masked
 /// gather; lanes past the row read 1, as masked loads do).

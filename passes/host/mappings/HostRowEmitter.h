@@ -2,8 +2,9 @@
 //
 // The host mappings of row kernels (HostRows.cpp) and full reductions
 // (HostReductions.cpp) share one piece: a *pass* over a contiguous range of
-// one row's columns (the innermost loop, unit stride), in vector<8 x T>
-// lanes (f32: one AVX2 register) with a masked tail. A pass runs the
+// one row's columns (the innermost loop, unit stride), in vectors of
+// rowLanes lanes (16 f32 in an AVX-512 register, else 8) with a masked
+// tail. A pass runs the
 // elementwise ops of the kernel that follow one another and the reduction
 // that ends them, in one loop: a value an op computes reaches the next ops
 // in registers (it is stored only when something else reads it later), so
@@ -29,7 +30,9 @@ using gpu::rows::Layout;
 
 /// Lanes of a vector: 8 (32-bit: one AVX2 register; f64 takes two, f16
 /// half of one). One width for every type keeps a body's ops lane-aligned.
+/// Full reductions take these; row kernels take rowLanes.
 constexpr int64_t kLanes = 8;
+
 /// Vectors a reduction's main loop takes per iteration: four independent
 /// accumulators (max, min) or one compensated step per 32 elements (sums),
 /// enough to hide the add latency.
@@ -43,6 +46,22 @@ struct Pass {
   linalg::GenericOp reduction;
   linalg::GenericOp rowOp;
 };
+
+/// The lanes of a row pass's vectors on registers of `vectorBits`: 16
+/// where they are 512 bits and no value of the pass's reduction (of its
+/// elementwise ops when it has none) is wider than 32 bits
+/// (a softmax over rows of 64 in 4 AVX-512 registers: half the
+/// instructions of 8 lanes on a Zen 4, whose 512-bit ops take the same
+/// time as two of 256; BERT's softmaxes 93 -> 72 us), else kLanes: 16
+/// lanes of f64 (layer_norm's moments) take two registers a vector and
+/// ran 7% slower; and rows of a known length under 64 that is not a
+/// multiple of 16, whose masked last vector would waste more of 16 lanes
+/// (HF ViT's softmax over 17 keys: 21.6 -> 23.4 us at 16). The
+/// reduction, not the kernel: its lanes (its order of additions) depend
+/// on it alone, so that a sum's bits do not depend on what fusion put
+/// beside it (the unfused and fused runs agree bit for bit:
+/// test/Runtime/check-float64.mlir).
+int64_t rowLanes(const Pass &pass, unsigned vectorBits, std::optional<int64_t> staticCols);
 
 /// The kernel's generics (fills dropped: every reduction starts from its
 /// identity) in passes, program order.
@@ -89,8 +108,11 @@ DenseMap<Value, linalg::GenericOp> recomputableBuffers(ArrayRef<linalg::LinalgOp
 class HostRowEmitter {
 public:
   HostRowEmitter(OpBuilder &b, Location loc, const Layout &layout,
-                 ArrayRef<linalg::LinalgOp> kernelOps)
-      : b(b), loc(loc), layout(layout), kernelOps(kernelOps) {}
+                 ArrayRef<linalg::LinalgOp> kernelOps, int64_t lanes)
+      : lanes(lanes), b(b), loc(loc), layout(layout), kernelOps(kernelOps) {}
+
+  /// The lanes of every vector this emitter makes (kLanes or rowLanes).
+  const int64_t lanes;
 
   /// This row's loop indices (row dims, in order).
   SmallVector<Value> rowIvs;
@@ -136,7 +158,7 @@ private:
   SmallVector<Value> vectorizeBody(linalg::GenericOp op, IRMapping &m, Value c);
   Value broadcast(Value v);
   Value gather(Value buffer, AffineMap map, ArrayRef<Value> index, Value mask, VectorType type);
-  VectorType vectorOf(Type t) { return VectorType::get({kLanes}, t); }
+  VectorType vectorOf(Type t) { return VectorType::get({lanes}, t); }
 
   OpBuilder &b;
   Location loc;
@@ -152,7 +174,7 @@ namespace kfuse::host {
 /// end) (of `cols`), together (HostRowEmitter::runRows, with
 /// `accumulators` a row), each row's values in its scratch row
 /// (`scratchRows`, one a row), storing a reduction's value at each row's
-/// element.
+/// element, on vector registers of `vectorBits` (rowLanes).
 void runRowPass(mlir::OpBuilder &b, mlir::Location loc, const rows::Layout &layout,
                 llvm::ArrayRef<mlir::linalg::LinalgOp> ops, const rows::Pass &pass,
                 llvm::ArrayRef<mlir::Value> rowSizes, llvm::ArrayRef<mlir::Value> colSizes,
@@ -160,7 +182,7 @@ void runRowPass(mlir::OpBuilder &b, mlir::Location loc, const rows::Layout &layo
                 mlir::Value cols, const llvm::DenseMap<mlir::Value, mlir::Value> &scratch,
                 llvm::ArrayRef<mlir::Value> scratchRows,
                 const llvm::DenseMap<mlir::Value, mlir::linalg::GenericOp> &recompute,
-                int64_t accumulators = rows::kUnroll);
+                unsigned vectorBits, int64_t accumulators = rows::kUnroll);
 
 } // namespace kfuse::host
 

@@ -84,6 +84,7 @@ ValueRange loop(OpBuilder &b, Location loc, Value from, Value to, int64_t step,
 SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, const Pass &pass,
                                            Value begin, Value end, int64_t accumulators) {
   HostRowEmitter &first = *rows.front();
+  const int64_t width = first.lanes; // every row's emitter has the same
   OpBuilder &b = first.b;
   Location loc = first.loc;
   int64_t numRows = rows.size();
@@ -145,7 +146,7 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
         b, loc, begin,
         arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, n, mm), mm));
   };
-  Value vecEnd = roundDown(kLanes);
+  Value vecEnd = roundDown(width);
   auto tailIf = [&](TypeRange types) {
     return scf::IfOp::create(
         b, loc, types, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, vecEnd, end),
@@ -153,15 +154,15 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
   };
   auto tailMask = [&]() -> Value {
     Value rest = arith::SubIOp::create(b, loc, end, vecEnd);
-    return vector::CreateMaskOp::create(b, loc, VectorType::get({kLanes}, b.getI1Type()),
+    return vector::CreateMaskOp::create(b, loc, VectorType::get({width}, b.getI1Type()),
                                         ValueRange{rest});
   };
   auto at = [&](Value c, int64_t k) {
-    return arith::AddIOp::create(b, loc, c, arith::ConstantIndexOp::create(b, loc, k * kLanes));
+    return arith::AddIOp::create(b, loc, c, arith::ConstantIndexOp::create(b, loc, k * width));
   };
 
   if (!pass.reduction) {
-    loop(b, loc, begin, vecEnd, kLanes, {}, [&](Value c, ValueRange) {
+    loop(b, loc, begin, vecEnd, width, {}, [&](Value c, ValueRange) {
       bodies(c, nullptr);
       return SmallVector<Value>();
     });
@@ -178,7 +179,7 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
   Type resultType = combiner->getResult(0).getType();
   bool widen = isa<FloatType>(resultType) && resultType.getIntOrFloatBitWidth() < 32;
   Type accType = widen ? b.getF32Type() : resultType;
-  VectorType accVec = VectorType::get({kLanes}, accType);
+  VectorType accVec = VectorType::get({width}, accType);
   TypedAttr init = gpu::rows::initialValue(red, first.kernelOps).getValue();
   if (widen) { // the identity (0, 1, +-inf) is exact in f32
     APFloat v = cast<FloatAttr>(init).getValue();
@@ -198,7 +199,7 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
     }
     return t;
   };
-  Value mainEnd = roundDown(kLanes * kUnroll);
+  Value mainEnd = roundDown(width * kUnroll);
   bool compensated = isa<arith::AddFOp>(combiner) &&
                      !(accType.isF64() && sumsNarrowerFloats(first.kernelOps));
   SmallVector<Value> lanes; // each row's combined accumulator, one value a lane
@@ -213,7 +214,7 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
       return next;
     };
     SmallVector<Value> inits(2 * numRows, identity);
-    ValueRange acc = loop(b, loc, begin, mainEnd, kLanes * kUnroll, inits,
+    ValueRange acc = loop(b, loc, begin, mainEnd, width * kUnroll, inits,
                           [&](Value c, ValueRange acc) {
       SmallVector<SmallVector<Value>> t;
       for (int64_t k = 0; k < kUnroll; ++k)
@@ -225,7 +226,7 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
                                              arith::AddFOp::create(b, loc, t[2][r], t[3][r])));
       return kahan(acc, runs);
     });
-    acc = loop(b, loc, mainEnd, vecEnd, kLanes, acc,
+    acc = loop(b, loc, mainEnd, vecEnd, width, acc,
                [&](Value c, ValueRange acc) { return kahan(acc, terms(c, nullptr)); });
     auto tail = tailIf(acc.getTypes());
     {
@@ -242,7 +243,7 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
     // `accumulators` a row; the main loop's vector k goes to k % of them.
     int64_t per = accumulators;
     SmallVector<Value> inits(per * numRows, identity);
-    ValueRange acc = loop(b, loc, begin, mainEnd, kLanes * kUnroll, inits,
+    ValueRange acc = loop(b, loc, begin, mainEnd, width * kUnroll, inits,
                           [&](Value c, ValueRange acc) {
       SmallVector<Value> next(acc);
       for (int64_t k = 0; k < kUnroll; ++k) {
@@ -268,7 +269,7 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
       }
       ones.push_back(level[0]);
     }
-    ValueRange one = loop(b, loc, mainEnd, vecEnd, kLanes, ones, [&](Value c, ValueRange acc) {
+    ValueRange one = loop(b, loc, mainEnd, vecEnd, width, ones, [&](Value c, ValueRange acc) {
       SmallVector<Value> t = terms(c, nullptr), next;
       for (int64_t r = 0; r < numRows; ++r)
         next.push_back(combineLike(b, loc, combiner, acc[r], t[r]));
@@ -287,21 +288,21 @@ SmallVector<Value> HostRowEmitter::runRows(ArrayRef<HostRowEmitter *> rows, cons
     }
     lanes = SmallVector<Value>(tail.getResults());
   }
-  // The lanes as a tree of vector halves (8 -> 4 -> 2 -> 1): three
+  // The lanes as a tree of vector halves (8 -> 4 -> 2 -> 1 for 8): three
   // combines where one after another took seven, each a scalar chain for
   // maximumf and minimumf (NaN and signed zeros checked lane by lane: a
   // third of a softmax over rows of 64). The order is fixed, so the result
   // still does not depend on the thread.
   SmallVector<Value> totals;
   for (Value lane : lanes) {
-    for (int64_t width = kLanes / 2; width >= 1; width /= 2) {
-      auto half = [&](int64_t offset) {
+    for (int64_t half = width / 2; half >= 1; half /= 2) {
+      auto part = [&](int64_t offset) {
         return vector::ExtractStridedSliceOp::create(b, loc, lane, ArrayRef<int64_t>{offset},
-                                                     ArrayRef<int64_t>{width},
+                                                     ArrayRef<int64_t>{half},
                                                      ArrayRef<int64_t>{1})
             .getResult();
       };
-      lane = combineLike(b, loc, combiner, half(0), half(width));
+      lane = combineLike(b, loc, combiner, part(0), part(half));
     }
     Value total = vector::ExtractOp::create(b, loc, lane, int64_t(0));
     if (widen)

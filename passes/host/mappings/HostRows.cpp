@@ -32,7 +32,7 @@ void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
                              ArrayRef<Value> rows, Value begin, Value end, Value cols,
                              const DenseMap<Value, Value> &scratch, ArrayRef<Value> scratchRows,
                              const DenseMap<Value, linalg::GenericOp> &recompute,
-                             int64_t accumulators) {
+                             unsigned vectorBits, int64_t accumulators) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   if (pass.rowOp) { // one value a row: the scalar emitter's code, a row after another
     launch::HostLaunchTarget host;
@@ -47,11 +47,12 @@ void kfuse::host::runRowPass(OpBuilder &b, Location loc, const Layout &layout,
     }
     return;
   }
+  int64_t lanes = rowLanes(pass, vectorBits, getConstantIntValue(cols));
   std::vector<HostRowEmitter> emitters;
   emitters.reserve(rows.size());
   SmallVector<HostRowEmitter *> each;
   for (auto [row, scratchRow] : llvm::zip_equal(rows, scratchRows)) {
-    HostRowEmitter &emit = emitters.emplace_back(b, loc, layout, ops);
+    HostRowEmitter &emit = emitters.emplace_back(b, loc, layout, ops, lanes);
     emit.rowIvs = gpu::delinearize(b, loc, row, rowSizes);
     emit.scratch = scratch;
     emit.scratchRow = scratchRow;
@@ -125,7 +126,8 @@ static void writeTransposedTile(OpBuilder &b, Location loc, Value staged, Value 
       });
 }
 
-void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops) {
+void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::LinalgOp> ops,
+                               unsigned vectorBits) {
   linalg::LinalgOp first;
   Layout layout = kfuse::gpu::rows::layoutOf(ops, first);
   if (!first || !isVectorizable(ops, layout)) {
@@ -254,18 +256,18 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
         group.push_back(arith::AddIOp::create(b, loc, row, index(k)));
       for (const Pass &pass : passes)
         runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, group, zero, cols, cols,
-                   scratch, scratchRows, recompute, kUnroll / 2);
+                   scratch, scratchRows, recompute, vectorBits, kUnroll / 2);
     });
     forLoop(groupsEnd, lastRow, one, [&](Value row) {
       for (const Pass &pass : passes)
         runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row}, zero, cols, cols,
-                   scratch, {firstScratchRow}, recompute, kUnroll / 2);
+                   scratch, {firstScratchRow}, recompute, vectorBits, kUnroll / 2);
     });
   } else if (transposed.empty()) { // a row at a time, its scratch row the block's
     forLoop(firstRow, lastRow, one, [&](Value row) {
       for (const Pass &pass : passes)
         runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row}, zero, cols, cols,
-                   scratch, {firstScratchRow}, recompute);
+                   scratch, {firstScratchRow}, recompute, vectorBits);
     });
   } else { // groups of kStaged rows, then their transposed results
     forLoop(firstRow, lastRow, groupRows, [&](Value start) {
@@ -276,7 +278,7 @@ void kfuse::host::mapRowKernel(OpBuilder &b, StringAttr name, ArrayRef<linalg::L
                                                  arith::SubIOp::create(b, loc, row, start));
         for (const Pass &pass : passes)
           runRowPass(b, loc, layout, ops, pass, rowSizes, colSizes, {row}, zero, cols, cols,
-                     scratch, {scratchRow}, recompute);
+                     scratch, {scratchRow}, recompute, vectorBits);
       });
       // The group's values, column by column: consecutive rows are
       // consecutive elements of a transposed result.
