@@ -175,11 +175,12 @@ void kfuse::host::rewriteComplements(ModuleOp module, bool x86Scalef) {
     F32Math m{b, add.getLoc(), add.getType()};
     Value arg = function->getOperand(0);
     Value y;
-    if (isa<math::TanhOp>(function)) // 2 / (1 + exp(-2y))
-      y = m.div(m.c(2.0),
-                m.add(m.c(1.0), kfuse::host::expF32(b, add.getLoc(), m.mul(arg, m.c(-2.0)), x86Scalef)));
-    else
+    if (isa<math::TanhOp>(function)) { // 2 / (1 + exp(-2y))
+      Value e = kfuse::host::expF32(b, add.getLoc(), m.mul(arg, m.c(-2.0)), x86Scalef);
+      y = m.div(m.c(2.0), m.add(m.c(1.0), e));
+    } else {
       y = erfcF32(m, m.neg(arg), geluInput(arg), x86Scalef);
+    }
     add.replaceAllUsesWith(y);
     add.erase();
     if (function->use_empty())
