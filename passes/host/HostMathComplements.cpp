@@ -63,10 +63,11 @@ constexpr double kErfcFit[] = {
     6.639621571758872e-06,  6.270436146845003e-06};
 // Near a = 0 (where erfc is near 1) the roundings of the exp, of the
 // quotient (amplified: erfc falls twice as fast as q there), of Horner's
-// steps and of the products add up to 5.3 ulp of GELU (docs/reference/
-// accuracy.md). A branch for a < 0.5, 1 - t S(t^2) by erf's series, made
-// that 4.7 ulp for 21% more time on every element (a 16-lane GELU on one
-// core: 698 -> 848 us for 2^20 elements): it was dropped.
+// steps and of the products add up to 6.35 ulp of GELU (the largest error,
+// 6.40 at x = -2.497497, is elsewhere: docs/reference/accuracy.md). A
+// branch for a < 0.5, 1 - t S(t^2) by erf's series, kept it to 5.1 ulp
+// near 0 for 21% more time on every element (a 16-lane GELU on one core:
+// 698 -> 848 us for 2^20 elements): it was dropped.
 constexpr double kFitScale = 2.0, kFitLow = 2.0 / (2.0 + 10.5);
 // Past this a, exp(-a^2) is 0 in f32 (expF32 flushes below -104): the
 // clamp keeps a^2 and its error term finite.
