@@ -69,9 +69,18 @@ constexpr double kErfcFit[] = {
 // near 0 for 21% more time on every element (a 16-lane GELU on one core:
 // 698 -> 848 us for 2^20 elements): it was dropped.
 constexpr double kFitScale = 2.0, kFitLow = 2.0 / (2.0 + 10.5);
-// Past this a, exp(-a^2) is 0 in f32 (expF32 flushes below -104): the
-// clamp keeps a^2 and its error term finite.
+// The fit's domain ends at this a (kFitLow).
 constexpr double kLargest = 10.5;
+// Past this a (13 / sqrt 2: GELU's x = -13) erfc(a) is below 2^-126, a
+// subnormal f32, and so are exp(-a^2) q P(u) and its factors further out.
+// x86 cores finish an operation with a subnormal result in microcode (a
+// couple of hundred cycles a vector): a GELU of 65536 f32 of standard
+// deviation 8 (a random-weight BERT's Linear outputs) took 172 us on one
+// Zen 3 core against 96 for deviation 1. So a is clamped here, which keeps
+// every intermediate normal, and erfc past it is 0 (flush to zero: GELU's
+// true value is below 8e-38 there; PyTorch's f32 formula gives -0 from
+// x = -5.7 on).
+constexpr double kNormalEnd = 9.192388155425118;
 
 /// f32 arithmetic on scalars or vectors of one type.
 struct F32Math {
@@ -111,24 +120,28 @@ struct F32Math {
 /// square is then taken from x exactly (see the file comment).
 Value erfcF32(F32Math &m, Value t, Value gelu, bool x86Scalef) {
   Value a = m.abs(t);
-  Value ac = m.min(a, m.c(kLargest));
+  Value ac = m.min(a, m.c(kNormalEnd));
   Value hi, lo; // hi + lo = a^2
+  Value past;   // erfc(a) below 2^-126, flushed
   if (gelu) {
-    Value xc = m.min(m.abs(gelu), m.c(kLargest * std::sqrt(2.0)));
+    Value xa = m.abs(gelu), end = m.c(kNormalEnd * std::sqrt(2.0)); // x = 13
+    Value xc = m.min(xa, end);
+    past = m.less(end, xa);
     Value square = m.mul(xc, xc);
     hi = m.mul(square, m.c(0.5));
     lo = m.mul(m.fma(xc, xc, m.neg(square)), m.c(0.5));
   } else {
     hi = m.mul(ac, ac);
     lo = m.fma(ac, ac, m.neg(hi));
+    past = m.less(m.c(kNormalEnd), a);
   }
   // e (1 - lo) by one fma: one rounding instead of two.
-  // hi is in [0, 110.25] (a clamped, so finite for NaN too): no guards.
+  // hi is in [0, 84.5] (a clamped, so finite for NaN too): no guards.
   Value e = kfuse::host::expF32(m.b, m.loc, m.neg(hi), x86Scalef, /*guarded=*/false);
   Value decay = m.fma(m.neg(e), lo, e);
   Value q = m.div(m.c(kFitScale), m.add(m.c(kFitScale), ac));
   Value u = m.fma(q, m.c(2 / (1 - kFitLow)), m.c(-(1 + kFitLow) / (1 - kFitLow)));
-  Value big = m.mul(decay, m.mul(q, m.horner(kErfcFit, u)));
+  Value big = m.select(past, m.c(0.0), m.mul(decay, m.mul(q, m.horner(kErfcFit, u))));
   Value y = m.select(m.less(m.c(0.0), t), big, m.sub(m.c(2.0), big));
   Value isNaN = arith::CmpFOp::create(m.b, m.loc, arith::CmpFPredicate::UNO, t, t);
   return m.select(isNaN, t, y); // the clamps are minnum: NaN put back

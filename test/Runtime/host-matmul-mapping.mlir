@@ -26,8 +26,8 @@
 // CHECK-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME: function(@matmul_add_relu_0)
 // CHECK: %[[BP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x257x16xf32>
-// A's rows are 200 bytes apart (at most 1 KiB): read in place, not packed
-// (@x_wt packs its rows of 2400 bytes). K = 50 is one panel: no tile
+// A's rows are 200 bytes apart (no two of a tile's 6 in one L1 set): read
+// in place, not packed (@x_wt packs its rows of 4096 bytes). K = 50 is one panel: no tile
 // buffer between panels.
 // CHECK-NOT: memref.alloca
 // B's rows, 8 lanes at a time (masked at N = 23):
@@ -87,25 +87,25 @@ func.func @linear_relu(%a: memref<?x50xf32>, %b: memref<50x23xf32>, %bias: memre
 
 // -----
 
-// x @ w.t() over K = 600 (three panels: a tile buffer keeps the
+// x @ w.t() over K = 1024 (four panels: a tile buffer keeps the
 // accumulators between them), a bias over (i) broadcast to the lanes. The
 // matmul's result is an argument: stored as well.
 // CHECK-LABEL: func.func @x_wt
 // CHECK: gpu.launch
 // CHECK: %[[BP:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x257x16xf32>
-// A's rows, 2400 bytes apart, packed:
+// A's rows, 4096 bytes apart, all 6 of a tile in one L1 set: packed.
 // CHECK: memref.alloca() {alignment = 64 : i64} : memref<72x272xf32>
 // CHECK: %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<288x128xf32>
 // w is [n, k]: packed through registers, 8 rows of w of 8 elements of k
-// transposed into 8 rows of a sliver; the last K % 8 (600 % 256 = 88,
+// transposed into 8 rows of a sliver; the last K % 8 (1024 % 256 = 0,
 // none here, but K is dynamic to the loop) element by element.
-// CHECK: %[[W0:.*]] = vector.load %arg1[%{{.*}}, %{{.*}}] : memref<40x600xf32>, vector<8xf32>
+// CHECK: %[[W0:.*]] = vector.load %arg1[%{{.*}}, %{{.*}}] : memref<40x1024xf32>, vector<8xf32>
 // CHECK: vector.insert %[[W0]], %{{.*}} [0] : vector<8xf32> into vector<8x8xf32>
 // CHECK-COUNT-7: vector.load %arg1
 // CHECK: %[[T:.*]] = vector.transpose %{{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
 // CHECK: %[[R0:.*]] = vector.extract %[[T]][0] : vector<8xf32> from vector<8x8xf32>
 // CHECK: vector.store %[[R0]], %[[BP]]
-// CHECK: %[[W:.*]] = memref.load %arg1[%{{.*}}, %{{.*}}] : memref<40x600xf32>
+// CHECK: %[[W:.*]] = memref.load %arg1[%{{.*}}, %{{.*}}] : memref<40x1024xf32>
 // CHECK: memref.store %[[W]], %[[BP]]
 // CHECK: vector.load %[[CT]]
 // CHECK-COUNT-12: vector.fma
@@ -115,16 +115,50 @@ func.func @linear_relu(%a: memref<?x50xf32>, %b: memref<50x23xf32>, %bias: memre
 // CHECK: vector.broadcast %[[I]] : f32 to vector<16xf32>
 // CHECK: arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK: vector.store %{{.*}}, %arg4
-func.func @x_wt(%x: memref<30x600xf32>, %w: memref<40x600xf32>, %bias: memref<30xf32>, %c: memref<30x40xf32>, %y: memref<30x40xf32>) {
+func.func @x_wt(%x: memref<30x1024xf32>, %w: memref<40x1024xf32>, %bias: memref<30xf32>, %c: memref<30x40xf32>, %y: memref<30x40xf32>) {
   %zero = arith.constant 0.0 : f32
   kf.kernel "matmul_add_0" kind matmul mapping matmul {
     linalg.fill ins(%zero : f32) outs(%c : memref<30x40xf32>)
-    linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : memref<30x600xf32>, memref<40x600xf32>) outs(%c : memref<30x40xf32>)
+    linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %w : memref<30x1024xf32>, memref<40x1024xf32>) outs(%c : memref<30x40xf32>)
     linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<30x40xf32>, memref<30xf32>) outs(%y : memref<30x40xf32>) {
     ^bb0(%v: f32, %bb: f32, %o: f32):
       %s = arith.addf %v, %bb : f32
       linalg.yield %s : f32
     }
+  }
+  return
+}
+
+// -----
+
+// Where A's rows may be read in place (rowsReadInPlace): rows 2400 bytes
+// apart (K = 600) put no two of a tile's 6 rows in one L1 set, rows 2048
+// apart (K = 512) three to a set (0, 2, 4 and 1, 3, 5): both read in
+// place, with no A buffer; 4096 apart (K = 1024, @x_wt) put all six in
+// one set and are packed.
+// CHECK-LABEL: func.func @rows_2400_apart
+// CHECK-NOT: memref<72x272xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %{{.*}}] : memref<30x600xf32>
+// CHECK: vector.broadcast
+// CHECK-COUNT-12: vector.fma
+// CHECK-LABEL: func.func @rows_2048_apart
+// CHECK-NOT: memref<72x272xf32>
+// CHECK: memref.load %arg0[%{{.*}}, %{{.*}}] : memref<30x512xf32>
+// CHECK: vector.broadcast
+// CHECK-COUNT-12: vector.fma
+func.func @rows_2400_apart(%x: memref<30x600xf32>, %w: memref<600x40xf32>, %c: memref<30x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "matmul_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<30x40xf32>)
+    linalg.matmul ins(%x, %w : memref<30x600xf32>, memref<600x40xf32>) outs(%c : memref<30x40xf32>)
+  }
+  return
+}
+func.func @rows_2048_apart(%x: memref<30x512xf32>, %w: memref<512x40xf32>, %c: memref<30x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  kf.kernel "matmul_0" kind matmul mapping matmul {
+    linalg.fill ins(%zero : f32) outs(%c : memref<30x40xf32>)
+    linalg.matmul ins(%x, %w : memref<30x512xf32>, memref<512x40xf32>) outs(%c : memref<30x40xf32>)
   }
   return
 }

@@ -148,5 +148,30 @@ def main():
             print(f"{op} within {bound} ulp: {verdict}"
                   + ("" if verdict == "ok" else f" ({err[worst]:.4f} ulp at x = {float(x[worst])!r})"))
 
+    if not measure:
+        gelu_tail(out, kfuse_run)
+
+
+def gelu_tail(out, kfuse_run):
+    """Below x = -13 GELU's true value is under |GELU(-13)| = 7.95e-38 (4
+    x 2^-126), and below -13.14 it is a subnormal f32: kfuse flushes it to
+    zero (so that no intermediate is subnormal, which x86 finishes in
+    microcode), as PyTorch's f32 formula does from -5.7 on. Checked: every
+    result there within 7.95e-38 of float64's erfc form, and -0, +0 or a
+    normal number (never a subnormal); -13 itself is in the ulp range above.
+    """
+    x = np.concatenate([np.linspace(-40.0, -13.0, 4097, dtype=np.float32)[:-1],
+                        np.nextafter(np.float32(-13.0), np.float32(-14.0), dtype=np.float32)[None],
+                        np.array([-F32.max, -1e30, -14.85, -13.14, -13.0001], np.float32)])
+    ref = 0.5 * x.astype(np.float64) * np.vectorize(math.erfc, otypes=[np.float64])(
+        -x.astype(np.float64) / math.sqrt(2))
+    y = run(out, kfuse_run, "gelu", x)
+    subnormal = (y != 0) & (np.abs(y) < F32.tiny)
+    far = np.abs(y.astype(np.float64) - ref) > 7.96e-38
+    bad = subnormal | far | np.isnan(y)
+    print("gelu below -13 flushed within 7.95e-38: "
+          + ("ok" if not bad.any() else f"OVER (x = {float(x[np.argmax(bad)])!r}, "
+                                          f"y = {float(y[np.argmax(bad)])!r})"))
+
 
 main()

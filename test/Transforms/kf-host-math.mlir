@@ -204,16 +204,19 @@ func.func @exp_scalars(%s: f32, %h: f16, %d: f64) -> (f32, f16, f64) {
 // 1 + erf(z) is erfc(-z), computed in f32 (HostMathComplements.cpp): no
 // f64, no erf left. z = x * f32(1 / sqrt 2) (kf.gelu's lowering): the
 // square of -z is taken from x, x^2 by an fma and halved (not z * z).
-// exp(-x^2 / 2)'s argument is in [-110.25, 0] and never NaN: no clamps and
-// no selects of its own. One formula for every |t| (no series branch
-// below 0.5): the sign's select, then NaN's.
+// |x| is clamped at 13 (erfc past it is below 2^-126: flushed to 0, so
+// that no intermediate is subnormal), so exp(-x^2 / 2)'s argument is in
+// [-84.5, 0] and never NaN: no clamps and no selects of its own. One
+// formula for every |t| (no series branch below 0.5): the flush's select,
+// the sign's, then NaN's.
 // CHECK-LABEL: func.func @gelu_erf
 // CHECK-SAME: (%[[X:.*]]: vector<8xf32>)
 // CHECK-NOT: f64
 // CHECK: %[[Z:.*]] = arith.mulf %[[X]], %{{.*}} : vector<8xf32>
 // CHECK: %[[T:.*]] = arith.negf %[[Z]] : vector<8xf32>
 // CHECK: %[[AX:.*]] = math.absf %[[X]] : vector<8xf32>
-// CHECK: %[[XC:.*]] = arith.minnumf %[[AX]], %{{.*}} : vector<8xf32>
+// CHECK: %[[XC:.*]] = arith.minnumf %[[AX]], %[[THIRTEEN:.*]] : vector<8xf32>
+// CHECK: %[[PAST:.*]] = arith.cmpf olt, %[[THIRTEEN]], %[[AX]] : vector<8xf32>
 // CHECK: %[[SQ:.*]] = arith.mulf %[[XC]], %[[XC]] : vector<8xf32>
 // CHECK: %[[NSQ:.*]] = arith.negf %[[SQ]]
 // CHECK: math.fma %[[XC]], %[[XC]], %[[NSQ]] : vector<8xf32>
@@ -222,6 +225,8 @@ func.func @exp_scalars(%s: f32, %h: f16, %d: f64) -> (f32, f16, f64) {
 // CHECK: math.roundeven
 // CHECK-NOT: arith.select
 // CHECK: arith.divf
+// CHECK-NOT: arith.select
+// CHECK: arith.select %[[PAST]], %{{.*}} : vector<8xi1>, vector<8xf32>
 // CHECK-NOT: arith.select
 // CHECK: arith.cmpf olt, %{{.*}}, %[[T]] : vector<8xf32>
 // CHECK-NEXT: arith.select

@@ -195,10 +195,11 @@ void packB(Emit &x, const Tile &t, Value Bp, Value n0, Value nLen, Value slivers
 
 /// Ap[i, 0 .. kcLen] = A[m0 + i, k0 ..] for the block's mLen rows: A's
 /// rows copied as vectors, a scalar tail. Only for A stored [m, k] with
-/// contiguous rows: read in place, its kMR rows sit a row of A apart, 4 KiB
-/// for K = 1024, which puts all of them in one set of the 8-way L1 (and
-/// the micro-kernel ran at a third of its speed); Ap's rows are kKC + 16
-/// floats apart (17 cache lines), each in its own set.
+/// contiguous rows whose stride puts more than 3 of a tile's rows in one L1
+/// set (rowsReadInPlace): read in place, its kMR rows sit a row of A apart,
+/// 4 KiB for K = 1024, which puts all of them in one set of the 8-way L1
+/// (on a Zen 4 the micro-kernel then ran at a third of its speed); Ap's
+/// rows are kKC + 16 floats apart (17 cache lines), each in its own set.
 void packA(Emit &x, const Tile &t, Value Ap, Value m0, Value mLen, Value k0, Value kcLen) {
   auto type = VectorType::get({x.lanes}, cast<MemRefType>(t.a.getType()).getElementType());
   Value lanes = x.idx(x.lanes);
@@ -425,11 +426,12 @@ void kfuse::host::mapMatmulKernel(OpBuilder &b, StringAttr name,
   };
   Blocked blk;
   blk.Bp = stackBuffer({kNC / x.nr(), kKC + 1, x.nr()});
-  // A packed unless it is read transposed in place, or its rows are
-  // short enough to be read in place (see packA).
+  // A packed unless it is read transposed in place, or its rows are read
+  // in place (rowsReadInPlace: their stride keeps them in different L1
+  // sets).
   auto packsA = [](const Kernel &step) {
     auto type = cast<MemRefType>(step.a.getType());
-    return !step.transposed[0] && type.isLastDimUnitStride() && !rowsReadInPlace(type);
+    return !step.transposed[0] && type.isLastDimUnitStride() && !rowsReadInPlace(type, kMR);
   };
   if (llvm::any_of(k.steps(), [&](const Kernel *step) { return packsA(*step); }))
     blk.Ap = stackBuffer({kMC, kKC + 16});

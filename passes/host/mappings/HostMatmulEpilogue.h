@@ -117,8 +117,13 @@ void packTransposedSliver(mlir::OpBuilder &b, mlir::Location loc, mlir::Value B,
                           int64_t width);
 
 /// Whether A's rows (stored [m, k], contiguous) are read in place by the
-/// micro-kernel rather than packed: a static row stride of at most 1 KiB.
-bool rowsReadInPlace(mlir::MemRefType a);
+/// micro-kernel rather than packed: a static row stride at which at most 3
+/// of a register tile's `tileRows` rows share an L1 set.
+bool rowsReadInPlace(mlir::MemRefType a, int64_t tileRows);
+
+/// The most of `tileRows` rows `rowBytes` apart whose lines fall in one L1
+/// set (sets repeat every 4 KiB: 64 sets of 64-byte lines on x86's L1s).
+int64_t rowsSharingAnL1Set(int64_t rowBytes, int64_t tileRows);
 
 /// `operand` (A or B, indexed by `map`) at the block's batch indices: its
 /// last two dims as a rank-reduced memref.subview (the operand itself when

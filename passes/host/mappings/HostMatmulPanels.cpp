@@ -149,13 +149,21 @@ void packTransposedSliver(OpBuilder &b, Location loc, Value B, Value Bp, Value s
 }
 
 /// Whether A's rows (stored [m, k], contiguous) are read in place rather
-/// than packed: a static row stride of at most kInPlaceRowBytes. A tile's 6
-/// rows then share an L1 set at most two at a time (rows 4 apart at 1 KiB),
-/// and packing would copy A once for each column block of C for nothing:
-/// on BERT's 512 x 64 x 64 Linears (one core) the copies took ~10% of the
-/// kernel, which MKL's 46 us beat our 51.5 by.
-bool rowsReadInPlace(MemRefType a) {
-  constexpr int64_t kInPlaceRowBytes = 1024;
+/// than packed: a static row stride at which no more than 3 of a register
+/// tile's rows fall in one L1 set (sets repeat every 4 KiB on x86 L1s:
+/// 64 sets of 64-byte lines). Packing copies A once for each column block
+/// of C; it only pays where the tile's `tileRows` rows would evict each
+/// other.
+/// Measured on one core (docs/BENCHMARKS.md): BERT's 512 x 64 x 64 Linears
+/// on a Zen 4, ~10% of the kernel in the copies, which MKL's 46 us beat
+/// our 51.5 by; on a Zen 3 (AVX2), 272 x K x 192 Linears read in place
+/// against packed (bench/host/): 0.92x the time at K = 768, 0.83 at 512.
+/// At K = 1024 and 2048 (all 6 rows in one set) an experiment reading them
+/// in place was faster still on the Zen 3 (0.88, 0.83), but on a Zen 4
+/// the micro-kernel ran at a third of its speed so (packA), and with
+/// AVX-512's 32-wide slivers the packed B fills every way of the L1:
+/// those stay packed.
+bool rowsReadInPlace(MemRefType a, int64_t tileRows) {
   SmallVector<int64_t> strides;
   int64_t offset;
   // A batched A (rank > 2): its matrices' rows are its next-to-last dim
@@ -163,8 +171,25 @@ bool rowsReadInPlace(MemRefType a) {
   if (failed(a.getStridesAndOffset(strides, offset)) || strides.size() < 2)
     return false;
   int64_t rowStride = strides[strides.size() - 2];
-  return !ShapedType::isDynamic(rowStride) &&
-         rowStride * (a.getElementTypeBitWidth() / 8) <= kInPlaceRowBytes;
+  if (ShapedType::isDynamic(rowStride))
+    return false;
+  return rowsSharingAnL1Set(rowStride * (a.getElementTypeBitWidth() / 8), tileRows) <= 3;
+}
+
+int64_t rowsSharingAnL1Set(int64_t rowBytes, int64_t tileRows) {
+  constexpr int64_t kLine = 64, kSetPeriod = 4096;
+  int64_t most = 0;
+  for (int64_t r = 0; r < tileRows; ++r) {
+    int64_t sharing = 1;
+    for (int64_t other = r + 1; other < tileRows; ++other) {
+      // Rows closer than a line read the same lines, not rivals for a set.
+      int64_t apart = (other - r) * rowBytes;
+      int64_t phase = apart % kSetPeriod;
+      sharing += apart >= kLine && (phase < kLine || phase > kSetPeriod - kLine);
+    }
+    most = std::max(most, sharing);
+  }
+  return most;
 }
 
 /// `operand` (A or B, indexed by `map`) at the block's batch indices: its
